@@ -1,0 +1,14 @@
+// sling version: prints the version of the tool.
+#include <iostream>
+
+#include "cli/command.h"
+
+namespace sling::cli {
+namespace {
+
+const RegisterCommand kRegister("version", "Print Sling's version", [](CLI::App& sub) {
+  sub.callback([] { std::cout << "sling 0.1.0\n"; });
+});
+
+}  // namespace
+}  // namespace sling::cli

@@ -1,0 +1,45 @@
+#pragma once
+// Typed errors.  Library code throws; only the command line turns an error into a one-line message
+// and an exit code, so that a bad file or a bad move never aborts a long experiment half-written.
+
+#include <stdexcept>
+#include <string>
+
+namespace sling {
+
+class SlingError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An action that is not legal in the given state (a typed move, a corrupted record, a buggy agent).
+class IllegalActionError : public SlingError {
+ public:
+  using SlingError::SlingError;
+};
+
+// Text that does not name an action or chance outcome.
+class ParseError : public SlingError {
+ public:
+  using SlingError::SlingError;
+};
+
+// A rules or map file that is malformed, has unknown keys or out-of-range values.
+class RulesError : public SlingError {
+ public:
+  using SlingError::SlingError;
+};
+
+// A save, record, solution or checkpoint file that cannot be read back.
+class FileFormatError : public SlingError {
+ public:
+  using SlingError::SlingError;
+};
+
+// A bad agent spec or command-line option value.
+class OptionError : public SlingError {
+ public:
+  using SlingError::SlingError;
+};
+
+}  // namespace sling

@@ -1,0 +1,146 @@
+#pragma once
+// The game interface.  Every game is a class G (holding its immutable rules and precomputed tables)
+// with a small, trivially copyable G::State value.  Search, agents, tournaments and the terminal are
+// all templates over the `Game` concept below, so the hot paths never make a virtual call.
+//
+// Chance is a pseudo-player (as in OpenSpiel): at a chance node the game lists its outcomes with
+// exact probabilities, and applying one is deterministic.  Decisions and chance outcomes share the
+// compact `Action` type, so a game's history is one list of Actions that replays to the same state.
+
+#include <array>
+#include <concepts>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "engine/core/errors.h"
+#include "engine/core/fixed_vector.h"
+#include "engine/core/random.h"
+
+namespace sling {
+
+// Decision or chance outcome, packed by each game (see its header for the layout).
+using Action = std::uint32_t;
+inline constexpr Action kInvalidAction = 0xffffffffu;
+
+// A side index (0 or 1), or one of the pseudo-players below.
+using Player = std::int8_t;
+inline constexpr Player kChancePlayer = -1;
+inline constexpr Player kTerminalPlayer = -2;
+
+struct ChanceOutcome {
+  Action outcome;
+  double probability;
+};
+
+// Per-side payoff at a terminal state: +1 win, -1 loss, 0 draw.  Every Sling game is zero-sum.
+using Returns = std::array<double, 2>;
+
+struct GameInfo {
+  std::string_view name;                     // command-line name, e.g. "duel"
+  std::array<std::string_view, 2> sides;     // side names, e.g. {"david", "goliath"}
+  int max_chance_outcomes;                   // bound of any chance list
+  int max_actions;                           // bound of any legal-action list
+  bool has_draws;                            // can a game end without a winner (e.g. a turn cap)
+};
+
+template <class G>
+using ActionList = FixedVector<Action, G::kMaxActions>;
+template <class G>
+using ChanceList = FixedVector<ChanceOutcome, G::kMaxChanceOutcomes>;
+
+template <class G>
+concept Game = requires(const G& game, typename G::State& state, const typename G::State& cstate,
+                        Action action, std::string_view text, ActionList<G>& actions,
+                        ChanceList<G>& outcomes) {
+  requires std::is_trivially_copyable_v<typename G::State>;
+  requires std::equality_comparable<typename G::State>;
+  requires std::default_initializable<G>;  // a default-constructed game plays the default rules
+  { G::kMaxActions } -> std::convertible_to<std::size_t>;
+  { G::kMaxChanceOutcomes } -> std::convertible_to<std::size_t>;
+  { game.info() } -> std::same_as<const GameInfo&>;
+  { game.initial_state() } -> std::same_as<typename G::State>;
+  { game.current_player(cstate) } -> std::same_as<Player>;
+  { game.is_terminal(cstate) } -> std::same_as<bool>;
+  { game.legal_actions(cstate, actions) } -> std::same_as<void>;
+  { game.chance_outcomes(cstate, outcomes) } -> std::same_as<void>;
+  // Both check legality and throw IllegalActionError; see apply_unchecked for the hot path.
+  { game.apply_action(state, action) } -> std::same_as<void>;
+  { game.apply_chance(state, action) } -> std::same_as<void>;
+  { game.returns(cstate) } -> std::same_as<Returns>;
+  { game.action_to_string(cstate, action) } -> std::same_as<std::string>;
+  { game.parse_action(cstate, text) } -> std::same_as<Action>;  // throws ParseError
+  { game.state_to_string(cstate) } -> std::same_as<std::string>;
+  { game.rules_json() } -> std::same_as<std::string>;
+  { G::hash(cstate) } -> std::same_as<std::uint64_t>;
+  { G::from_rules_json(text) } -> std::same_as<G>;  // throws RulesError
+};
+
+// Applies a decision or a chance outcome, whichever the state is waiting for.
+template <Game G>
+void apply_any(const G& game, typename G::State& state, Action action) {
+  if (game.current_player(state) == kChancePlayer) {
+    game.apply_chance(state, action);
+  } else {
+    game.apply_action(state, action);
+  }
+}
+
+// Draws a chance outcome by its probability.
+template <Game G>
+Action sample_chance(const G& game, const typename G::State& state, Rng& rng) {
+  ChanceList<G> outcomes;
+  game.chance_outcomes(state, outcomes);
+  double u = rng.uniform01();
+  for (const ChanceOutcome& o : outcomes) {
+    if (u < o.probability) return o.outcome;
+    u -= o.probability;
+  }
+  return outcomes.back().outcome;  // rounding: the residue belongs to the last outcome
+}
+
+// Games whose legal-action set is large can draw a uniformly random legal action without listing
+// them all; others fall back to listing.
+template <class G>
+concept HasActionSampler = Game<G> && requires(const G& game, const typename G::State& s, Rng& rng) {
+  { game.sample_legal_action(s, rng) } -> std::same_as<Action>;
+};
+
+template <Game G>
+Action sample_uniform_action(const G& game, const typename G::State& state, Rng& rng) {
+  if constexpr (HasActionSampler<G>) {
+    return game.sample_legal_action(state, rng);
+  } else {
+    ActionList<G> actions;
+    game.legal_actions(state, actions);
+    return actions[rng.uniform(static_cast<std::uint32_t>(actions.size()))];
+  }
+}
+
+// Text of whatever the state is waiting for: a decision or a chance outcome.
+template <Game G>
+std::string describe(const G& game, const typename G::State& state, Action action) {
+  return game.action_to_string(state, action);
+}
+
+// Hash of a trivially copyable value's bytes (FNV-style accumulate, mixed at the end).
+template <class T>
+std::uint64_t hash_bytes(const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  static_assert(std::has_unique_object_representations_v<T>,
+                "hashing bytes needs a state without padding");
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  std::size_t i = 0;
+  for (; i + 8 <= sizeof(T); i += 8) {
+    std::uint64_t word = 0;
+    for (int b = 0; b < 8; ++b) word |= static_cast<std::uint64_t>(bytes[i + b]) << (8 * b);
+    h = (h ^ word) * 0x100000001b3ULL;
+    h ^= h >> 29;
+  }
+  for (; i < sizeof(T); ++i) h = (h ^ bytes[i]) * 0x100000001b3ULL;
+  return mix64(h);
+}
+
+}  // namespace sling
