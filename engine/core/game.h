@@ -144,3 +144,36 @@ std::uint64_t hash_bytes(const T& value) {
 }
 
 }  // namespace sling
+
+namespace sling {
+
+// Optional hooks a game may offer to search and agents.  Search uses them when present (checked by
+// these concepts at compile time) and falls back to generic behaviour otherwise.
+
+// A fast rule-based policy for the player to move (rollouts, the `heuristic` agent).
+template <class G>
+concept HasHeuristicPolicy = Game<G> && requires(const G& g, const typename G::State& s, Rng& rng) {
+  { g.heuristic_action(s, rng) } -> std::same_as<Action>;
+};
+
+// A static evaluation of a non-terminal state, from side 0's point of view, in [-1, 1].
+template <class G>
+concept HasEvaluator = Game<G> && requires(const G& g, const typename G::State& s) {
+  { g.evaluate(s) } -> std::same_as<double>;
+};
+
+// A reduced action set for search where the legal set is large (movement destinations).  It must
+// be non-empty and a subset of the legal actions; what it may lose is documented by each game.
+template <class G>
+concept HasCandidateActions = Game<G> && requires(const G& g, const typename G::State& s,
+                                                  ActionList<G>& out) {
+  { g.candidate_actions(s, out) } -> std::same_as<void>;
+};
+
+// How a finished game ended ("beheaded", "javelin", "turn cap", ...), for tournament reports.
+template <class G>
+concept HasEndReason = Game<G> && requires(const G& g, const typename G::State& s) {
+  { g.end_reason(s) } -> std::convertible_to<std::string_view>;
+};
+
+}  // namespace sling

@@ -1,0 +1,55 @@
+#pragma once
+// The agent boundary: the one place where Sling uses type erasure.  Search is templated on the
+// game; an Agent<G> wraps it behind a virtual interface so that matches, tournaments and the
+// terminal can pick agents from spec strings at run time.  One virtual call per move is nothing
+// next to the search behind it.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/core/game.h"
+
+namespace sling {
+
+// Statistics of one candidate action after a search (for hints and analysis).
+struct ActionStat {
+  Action action = kInvalidAction;
+  double value = 0;         // expected return for the player to move, in [-1, 1]
+  std::int64_t visits = 0;  // MCTS visits, or 0 for exact/expectimax values
+};
+
+struct Analysis {
+  double value = 0;                 // the agent's value of the position for the player to move
+  std::vector<ActionStat> actions;  // best first
+  std::int64_t nodes = 0;           // nodes or simulations spent
+  bool exact = false;               // values are exact (a solver) rather than estimates
+};
+
+template <Game G>
+class Agent {
+ public:
+  using State = typename G::State;
+  virtual ~Agent() = default;
+
+  // Starts a new game.  `seed` drives every random choice the agent makes in that game, so a game
+  // is reproducible from the seeds alone.
+  virtual void new_game(std::uint64_t seed) = 0;
+  // Chooses an action for the player to move; `state` is at a decision node.
+  virtual Action act(const State& state) = 0;
+  // Informs the agent of every decision and chance outcome applied (tree reuse); optional.
+  virtual void observe(const State& before, Action applied) {
+    (void)before;
+    (void)applied;
+  }
+  // What the last act() found; agents that do not search return an empty analysis.
+  virtual Analysis last_analysis() const { return {}; }
+  // The spec string that rebuilds this agent, with every option spelled out.
+  virtual std::string spec() const = 0;
+};
+
+template <Game G>
+using AgentPtr = std::unique_ptr<Agent<G>>;
+
+}  // namespace sling

@@ -1,0 +1,125 @@
+#include "agents/spec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace sling {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+}  // namespace
+
+AgentSpec parse_agent_spec(std::string_view text) {
+  AgentSpec spec;
+  const auto colon = text.find(':');
+  spec.name = trim(text.substr(0, colon));
+  if (spec.name.empty()) throw OptionError("empty agent spec");
+  if (colon == std::string_view::npos) return spec;
+  std::string_view rest = text.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      throw OptionError("agent '" + spec.name + "': option '" + trim(item) +
+                        "' needs the form key=value");
+    }
+    const std::string key = trim(item.substr(0, eq));
+    if (spec.options.count(key)) {
+      throw OptionError("agent '" + spec.name + "': option '" + key + "' given twice");
+    }
+    spec.options[key] = trim(item.substr(eq + 1));
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  return spec;
+}
+
+std::int64_t OptionReader::integer(const std::string& key, std::int64_t fallback,
+                                   std::int64_t low, std::int64_t high, const std::string&) {
+  known_.push_back(key);
+  const auto it = spec_.options.find(key);
+  if (it == spec_.options.end()) return fallback;
+  std::int64_t value = 0;
+  const std::string& s = it->second;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (error != std::errc() || end != s.data() + s.size()) {
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be an integer, got '" +
+                      s + "'");
+  }
+  if (value < low || value > high) {
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be in [" +
+                      std::to_string(low) + ", " + std::to_string(high) + "], got " + s);
+  }
+  return value;
+}
+
+double OptionReader::real(const std::string& key, double fallback, double low, double high,
+                          const std::string&) {
+  known_.push_back(key);
+  const auto it = spec_.options.find(key);
+  if (it == spec_.options.end()) return fallback;
+  const std::string& s = it->second;
+  double value = 0;
+  std::size_t used = 0;
+  try {
+    value = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty() || !std::isfinite(value)) {
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be a number, got '" +
+                      s + "'");
+  }
+  if (value < low || value > high) {
+    std::ostringstream range;
+    range << "[" << low << ", " << high << "]";
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be in " +
+                      range.str() + ", got " + s);
+  }
+  return value;
+}
+
+std::string OptionReader::choice(const std::string& key, const std::string& fallback,
+                                 const std::vector<std::string>& allowed, const std::string&) {
+  known_.push_back(key);
+  const auto it = spec_.options.find(key);
+  if (it == spec_.options.end()) return fallback;
+  if (std::find(allowed.begin(), allowed.end(), it->second) == allowed.end()) {
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be one of " +
+                      join(allowed) + ", got '" + it->second + "'");
+  }
+  return it->second;
+}
+
+std::string OptionReader::text(const std::string& key, const std::string& fallback,
+                               const std::string&) {
+  known_.push_back(key);
+  const auto it = spec_.options.find(key);
+  return it == spec_.options.end() ? fallback : it->second;
+}
+
+void OptionReader::finish() const {
+  for (const auto& [key, value] : spec_.options) {
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
+      throw OptionError("agent '" + spec_.name + "': unknown option '" + key +
+                        "' (valid options: " + (known_.empty() ? "none" : join(known_)) + ")");
+    }
+  }
+}
+
+}  // namespace sling

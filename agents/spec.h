@@ -1,0 +1,44 @@
+#pragma once
+// Agent spec strings: "name" or "name:key=value,key=value".  Parsing is strict: every option is
+// declared with its default and range, and an unknown key or a bad value is an OptionError that
+// names it and lists the valid choices.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/errors.h"
+
+namespace sling {
+
+struct AgentSpec {
+  std::string name;
+  std::map<std::string, std::string> options;  // as typed
+};
+
+AgentSpec parse_agent_spec(std::string_view text);
+
+// Declares and reads the options of one agent.  Usage:
+//   OptionReader r(spec);  int n = r.integer("iterations", 1000, 1, 10'000'000); r.finish();
+class OptionReader {
+ public:
+  explicit OptionReader(const AgentSpec& spec) : spec_(spec) {}
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t low,
+                       std::int64_t high, const std::string& help = "");
+  double real(const std::string& key, double fallback, double low, double high,
+              const std::string& help = "");
+  std::string choice(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& allowed, const std::string& help = "");
+  std::string text(const std::string& key, const std::string& fallback,
+                   const std::string& help = "");
+  // Throws if the spec named a key that was never read.
+  void finish() const;
+
+ private:
+  const AgentSpec& spec_;
+  std::vector<std::string> known_;
+};
+
+}  // namespace sling

@@ -1,0 +1,82 @@
+#pragma once
+// Plays one game between two agents.  The game's chance outcomes come from the game's own stream
+// and each agent gets its own seed, all derived from one game seed: a game is reproducible from
+// (agents, rules, seed) alone, whatever thread plays it.
+
+#include <chrono>
+#include <string>
+
+#include "agents/agent.h"
+#include "engine/core/record.h"
+
+namespace sling {
+
+struct GameResult {
+  int winner = -1;            // side index, or -1 for a draw
+  std::string end_reason;     // how the game ended (game-specific), or "error"
+  std::string error;          // the error message when an agent failed
+  int error_side = -1;        // the side whose agent failed
+  int plies = 0;              // decisions and chance outcomes applied
+  double seconds = 0;
+  GameRecord record;
+};
+
+// Stream ids: chance draws use the game seed's stream 0; agent i uses stream 1 + i.
+inline std::uint64_t agent_seed(std::uint64_t game_seed, int side) {
+  return Rng(game_seed, 1 + static_cast<std::uint64_t>(side)).next();
+}
+
+template <Game G>
+GameResult play_game(const G& game, Agent<G>& first, Agent<G>& second, std::uint64_t seed,
+                     int max_plies = 1'000'000) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  GameResult result;
+  result.record = GameRecord{std::string(game.info().name), game.rules_json(), seed, {}};
+  Agent<G>* agents[2] = {&first, &second};
+  agents[0]->new_game(agent_seed(seed, 0));
+  agents[1]->new_game(agent_seed(seed, 1));
+  Rng dice(seed, 0);
+  typename G::State state = game.initial_state();
+  while (!game.is_terminal(state)) {
+    if (result.plies >= max_plies) {
+      result.end_reason = "ply limit";
+      break;
+    }
+    const Player player = game.current_player(state);
+    Action action;
+    if (player == kChancePlayer) {
+      action = sample_chance(game, state, dice);
+    } else {
+      try {
+        action = agents[player]->act(state);
+        typename G::State check = state;
+        game.apply_action(check, action);  // an agent's illegal move is that agent's error
+      } catch (const std::exception& e) {
+        result.winner = 1 - player;
+        result.end_reason = "error";
+        result.error = e.what();
+        result.error_side = player;
+        break;
+      }
+    }
+    agents[0]->observe(state, action);
+    agents[1]->observe(state, action);
+    apply_any(game, state, action);
+    result.record.history.push_back(action);
+    ++result.plies;
+  }
+  if (game.is_terminal(state)) {
+    const Returns r = game.returns(state);
+    result.winner = r[0] > r[1] ? 0 : (r[1] > r[0] ? 1 : -1);
+    if constexpr (HasEndReason<G>) {
+      result.end_reason = std::string(game.end_reason(state));
+    } else {
+      result.end_reason = "end";
+    }
+  }
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace sling
