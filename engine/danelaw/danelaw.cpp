@@ -5,6 +5,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "engine/core/io.h"
 #include "engine/core/json_options.h"
 #include "engine/danelaw/render.h"
 
@@ -117,6 +118,24 @@ DanelawGame::DanelawGame(DanelawRules rules) : rules_(std::move(rules)) {
 
 DanelawGame DanelawGame::from_rules_json(std::string_view text) {
   return DanelawGame(options_from_json<DanelawRules>(text, "danelaw rules"));
+}
+
+DanelawGame DanelawGame::from_files(const std::string& rules_path, const std::string& map_path) {
+  DanelawRules rules;
+  if (!rules_path.empty()) {
+    std::string text;
+    try {
+      text = read_file(rules_path);
+    } catch (const FileFormatError& e) {
+      throw RulesError(e.what());
+    }
+    rules = options_from_json<DanelawRules>(text, "danelaw rules '" + rules_path + "'");
+  }
+  if (!map_path.empty()) {
+    rules.map = map_path;
+    rules.map_hash.clear();
+  }
+  return DanelawGame(rules);
 }
 
 std::string DanelawGame::rules_json() const { return options_to_json(rules_); }

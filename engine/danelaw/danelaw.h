@@ -178,6 +178,9 @@ class DanelawGame {
   std::string rules_json() const;
   static std::uint64_t hash(const State& s) { return hash_bytes(s); }
   static DanelawGame from_rules_json(std::string_view text);
+  // The game of the command line: rules from a JSON file (or the defaults when empty), and the
+  // map from a file when given (overriding the rules' map).
+  static DanelawGame from_files(const std::string& rules_path, const std::string& map_path);
 
   // Optional hooks (engine/core/game.h).
   Action heuristic_action(const State& s, Rng& rng) const;
