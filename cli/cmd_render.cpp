@@ -24,7 +24,7 @@ struct RenderOptions {
 };
 
 // A state file holds either a state (state_to_json) or a game record, replayed to its end.
-danelaw::State load_state(const danelaw::DanelawGame& game, const std::string& path) {
+danelaw::State load_state(const std::string& path) {
   const std::string text = read_file(path);
   try {
     return state_from_json<danelaw::State>(text);
@@ -32,7 +32,6 @@ danelaw::State load_state(const danelaw::DanelawGame& game, const std::string& p
     const GameRecord record = record_from_text(text);
     return replay(danelaw::DanelawGame::from_rules_json(record.rules), record);
   }
-  (void)game;
 }
 
 const RegisterCommand kRegister(
@@ -52,7 +51,7 @@ const RegisterCommand kRegister(
         danelaw::State state{};
         const danelaw::State* shown = nullptr;
         if (!options->state.empty()) {
-          state = load_state(game, options->state);
+          state = load_state(options->state);
           shown = &state;
         }
         if (options->out.empty()) {

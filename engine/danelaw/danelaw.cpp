@@ -194,14 +194,36 @@ void DanelawGame::move_army(State& s, int index, int to) const {
 
 void DanelawGame::destinations(const State& s, int hex, int points, ReachList& out) const {
   const int index = army_at(s, hex);
+  const Side side = static_cast<Side>(s.armies[index].side);
   HexSet occupied, enemy;
-  occupancy(s, static_cast<Side>(s.armies[index].side), occupied, enemy);
+  occupancy(s, side, occupied, enemy);
+  // Listing the destinations and then applying one asks the same question twice in a row; the
+  // last answer is kept per thread, keyed by everything it depends on.
+  struct LastQuery {
+    const HexMap* map = nullptr;
+    int side = -1, hex = -1, points = -1;
+    HexSet occupied, enemy;
+    ReachList result;
+  };
+  thread_local LastQuery last;
+  if (last.map == map_.get() && last.side == side && last.hex == hex && last.points == points &&
+      last.occupied == occupied && last.enemy == enemy) {
+    out = last.result;
+    return;
+  }
   ReachList reach;
-  movement_.reachable(static_cast<Side>(s.armies[index].side), hex, points, enemy, reach);
+  movement_.reachable(side, hex, points, enemy, reach);
   out.clear();
   for (const Reach& r : reach) {
     if (!occupied.test(r.hex)) out.push_back(r);
   }
+  last.map = map_.get();
+  last.side = side;
+  last.hex = hex;
+  last.points = points;
+  last.occupied = occupied;
+  last.enemy = enemy;
+  last.result = out;
 }
 
 bool DanelawGame::has_destination(const State& s, int index, const HexSet& occupied,
@@ -392,18 +414,17 @@ void DanelawGame::legal_actions(const State& s, ActionList<DanelawGame>& out) co
       return;
     }
     case Phase::kChooseTarget: {
-      HexSet targets;
+      HexSet occupied, enemy, targets;
+      occupancy(s, static_cast<Side>(s.side), occupied, enemy);
       for (int i = 0; i < s.army_count; ++i) {
         const Army& a = s.armies[i];
         if (a.side != s.side || (a.flags & kRolled)) continue;
         for (int d = 0; d < kDirections; ++d) {
           const int n = map_->neighbour(a.hex, d);
-          if (n < 0 || map_->hex(n).is_sea() || targets.test(n)) continue;  // no attacks at sea
-          const int e = army_at(s, n);
-          if (e >= 0 && s.armies[e].side != s.side) {
-            targets.set(n);
-            out.push_back(make_action(ActionKind::kAttack, n));
-          }
+          // Armies at sea cannot be attacked.
+          if (n < 0 || !enemy.test(n) || map_->hex(n).is_sea() || targets.test(n)) continue;
+          targets.set(n);
+          out.push_back(make_action(ActionKind::kAttack, n));
         }
       }
       out.push_back(make_action(ActionKind::kEndBattles));

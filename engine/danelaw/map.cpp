@@ -113,6 +113,9 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
 
   HexMap map;
   map.name_ = raw.name;
+  if (raw.name.find('"') != std::string::npos || raw.name.find('\\') != std::string::npos) {
+    fail("the map name has a quote or backslash");
+  }
   map.hex_km_ = raw.hex_km;
   if (raw.hexes.empty()) fail("no hexes");
   if (raw.hexes.size() > static_cast<std::size_t>(kMaxHexes)) {
@@ -207,6 +210,9 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
   std::set<std::string> river_names;
   for (const RawRiver& r : raw.rivers) {
     if (!river_names.insert(lower(r.name)).second) fail("duplicate river name '" + r.name + "'");
+    if (r.name.find('"') != std::string::npos || r.name.find('\\') != std::string::npos) {
+      fail("river name '" + r.name + "' has a quote or backslash");
+    }
     River river{r.name, {}};
     for (const auto& e : r.edges) {
       const int a = map.find(e[0], e[1]);
