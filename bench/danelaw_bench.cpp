@@ -28,8 +28,8 @@ BENCHMARK(BM_DanelawMapLoad)->Unit(benchmark::kMicrosecond);
 void BM_DanelawReachable(benchmark::State& state) {
   const DanelawGame& game = default_game();
   const Side side = static_cast<Side>(state.range(0));
-  const int from = side == kEnglish ? game.map().find_hex("Leicester")
-                                    : game.map().find_hex("Lindisfarne");
+  const int from =
+      side == kEnglish ? game.map().find_hex("Leicester") : game.map().find_hex("Lindisfarne");
   int start = from;
   if (side == kDanes) {  // the sea hex next to Lindisfarne
     for (int n : game.map().hex(from).neighbours) {

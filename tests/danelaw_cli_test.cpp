@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "engine/core/state_io.h"
 #include "engine/danelaw/danelaw.h"
@@ -36,7 +36,8 @@ int lines(const std::string& text) {
 }
 
 TEST(DanelawCli, PathPrintsCostAndHexes) {
-  const CommandRun json = run("path danelaw --from Winchester --to Southampton --side english --json");
+  const CommandRun json =
+      run("path danelaw --from Winchester --to Southampton --side english --json");
   ASSERT_EQ(json.status, 0) << json.output;
   const DanelawGame game;
   const std::string w = game.map().label(game.map().find_hex("Winchester"));
@@ -48,11 +49,10 @@ TEST(DanelawCli, PathPrintsCostAndHexes) {
 }
 
 TEST(DanelawCli, BadNamesAreOneLineErrors) {
-  for (const char* args : {"path danelaw --from Atlantis --to London",
-                           "path danelaw --from York --to 9999",
-                           "path danelaw --from York --to London --side vikings",
-                           "path danelaw --from York --to London --map /no/such/map.json",
-                           "map duel"}) {
+  for (const char* args :
+       {"path danelaw --from Atlantis --to London", "path danelaw --from York --to 9999",
+        "path danelaw --from York --to London --side vikings",
+        "path danelaw --from York --to London --map /no/such/map.json", "map duel"}) {
     const CommandRun r = run(args);
     EXPECT_NE(r.status, 0) << args;
     EXPECT_EQ(lines(r.output), 1) << args << ": " << r.output;
@@ -64,7 +64,8 @@ TEST(DanelawCli, BadNamesAreOneLineErrors) {
   const DanelawGame game;
   int sea = 0;
   while (!game.map().hex(sea).is_sea()) ++sea;
-  const CommandRun no_path = run("path danelaw --from York --to " + game.map().label(sea) + " --side english");
+  const CommandRun no_path =
+      run("path danelaw --from York --to " + game.map().label(sea) + " --side english");
   EXPECT_NE(no_path.status, 0);
   EXPECT_NE(no_path.output.find("no path"), std::string::npos);
 }

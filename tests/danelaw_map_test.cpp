@@ -31,8 +31,8 @@ std::string strip_map(const std::string& hex_override = "", const std::string& e
       if (!hexes.empty()) hexes += ",\n";
       const bool sea = r != 1;
       hexes += "{\"q\": " + std::to_string(q) + ", \"r\": " + std::to_string(r) +
-               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) + "\", \"sector\": " +
-               (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
+               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) +
+               "\", \"sector\": " + (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
     }
   }
   if (!hex_override.empty()) hexes += ",\n" + hex_override;
@@ -158,14 +158,14 @@ TEST(DanelawEnglandMap, HasTownsSectorsRiversAndCoast) {
   for (const River& r : map.rivers()) {
     if (!r.sides.empty()) rivers.insert(r.name);
   }
-  for (const char* name : {"Thames", "Severn", "Trent", "Ouse", "Great Ouse", "Tyne", "Tees",
-                           "Avon"}) {
+  for (const char* name :
+       {"Thames", "Severn", "Trent", "Ouse", "Great Ouse", "Tyne", "Tees", "Avon"}) {
     EXPECT_TRUE(rivers.count(name)) << name;
   }
   // Towns the reference puts on the sea are coastal; Winchester and York are inland.
-  for (const char* name : {"London", "Lindisfarne", "Bamburgh", "Jarrow", "Whitby", "Chester",
-                           "Ipswich", "Colchester", "Rochester", "Sandwich", "Wareham", "Exeter",
-                           "Southampton", "Chichester"}) {
+  for (const char* name :
+       {"London", "Lindisfarne", "Bamburgh", "Jarrow", "Whitby", "Chester", "Ipswich", "Colchester",
+        "Rochester", "Sandwich", "Wareham", "Exeter", "Southampton", "Chichester"}) {
     EXPECT_TRUE(map.towns()[map.find_town(name)].coastal) << name;
   }
   EXPECT_FALSE(map.towns()[map.find_town("Winchester")].coastal);
@@ -189,7 +189,8 @@ TEST(DanelawEnglandMap, ContentHashIgnoresFormatting) {
   for (char c : text) {
     if (c != '\n') reformatted += c;
   }
-  EXPECT_EQ(HexMap::parse(text, "a").content_hash(), HexMap::parse(reformatted, "b").content_hash());
+  EXPECT_EQ(HexMap::parse(text, "a").content_hash(),
+            HexMap::parse(reformatted, "b").content_hash());
   std::string changed = text;
   changed.replace(changed.find("\"Winchester\""), 12, "\"Wintancestr\"");
   EXPECT_NE(HexMap::parse(text, "a").content_hash(), HexMap::parse(changed, "c").content_hash());
@@ -216,8 +217,9 @@ TEST(DanelawEnglandMap, ExportJsonListsEveryHex) {
 
 class DanelawStrip : public ::testing::Test {
  protected:
-  DanelawStrip() : map_(std::make_shared<const HexMap>(HexMap::parse(strip_map(), "strip"))),
-                   movement_(map_) {}
+  DanelawStrip()
+      : map_(std::make_shared<const HexMap>(HexMap::parse(strip_map(), "strip"))),
+        movement_(map_) {}
   int at(int q, int r) const { return map_->find(q, r); }
   std::shared_ptr<const HexMap> map_;
   Movement movement_;
@@ -245,10 +247,10 @@ TEST_F(DanelawStrip, StepCostsFollowTheRules) {
   EXPECT_EQ(step_cost(m, kEnglish, at(0, 0), at(1, 0)), kImpassable);
   EXPECT_EQ(step_cost(m, kEnglish, at(3, 1), at(3, 0)), kImpassable);
   // Landing: 2 + the cost of entering the land hex (from outside).
-  EXPECT_EQ(step_cost(m, kDanes, at(3, 0), at(3, 1)), 3);   // plain
-  EXPECT_EQ(step_cost(m, kDanes, at(1, 0), at(1, 1)), 6);   // hills 2 + 2
-  EXPECT_EQ(step_cost(m, kDanes, at(4, 0), at(4, 1)), 8);   // forest 3 + 3
-  EXPECT_EQ(step_cost(m, kDanes, at(6, 0), at(6, 1)), 9);   // wetland 4 + 3
+  EXPECT_EQ(step_cost(m, kDanes, at(3, 0), at(3, 1)), 3);  // plain
+  EXPECT_EQ(step_cost(m, kDanes, at(1, 0), at(1, 1)), 6);  // hills 2 + 2
+  EXPECT_EQ(step_cost(m, kDanes, at(4, 0), at(4, 1)), 8);  // forest 3 + 3
+  EXPECT_EQ(step_cost(m, kDanes, at(6, 0), at(6, 1)), 9);  // wetland 4 + 3
   // Re-embarking leaves the land terrain: forest +2, hills +1.
   EXPECT_EQ(step_cost(m, kDanes, at(4, 1), at(4, 0)), 3);
   EXPECT_EQ(step_cost(m, kDanes, at(1, 1), at(1, 0)), 2);
@@ -312,14 +314,18 @@ TEST(DanelawMovement, EnglandHandComputedPaths) {
   const HexMap& map = game.map();
   const HexSet none;
   // Winchester and Southampton are neighbouring plain hexes with no river between them.
-  EXPECT_EQ(game.movement().path(kEnglish, map.find_hex("Winchester"),
-                                 map.find_hex("Southampton"), none).cost, 1);
+  EXPECT_EQ(game.movement()
+                .path(kEnglish, map.find_hex("Winchester"), map.find_hex("Southampton"), none)
+                .cost,
+            1);
   // Wallingford to Reading: the Thames runs between them; crossing costs 1 + 1, and no way round
   // is cheaper.
   EXPECT_TRUE(map.river_between(map.find_hex("Wallingford"), map.find_hex("Reading")));
   EXPECT_EQ(step_cost(map, kEnglish, map.find_hex("Wallingford"), map.find_hex("Reading")), 2);
-  EXPECT_EQ(game.movement().path(kEnglish, map.find_hex("Wallingford"), map.find_hex("Reading"),
-                                 none).cost, 2);
+  EXPECT_EQ(game.movement()
+                .path(kEnglish, map.find_hex("Wallingford"), map.find_hex("Reading"), none)
+                .cost,
+            2);
 }
 
 TEST(DanelawMovement, DijkstraAndAStarAgreeAcrossEngland) {

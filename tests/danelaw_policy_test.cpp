@@ -20,8 +20,8 @@ State play(const DanelawGame& game, bool danes_heuristic, bool english_heuristic
       continue;
     }
     const bool heuristic = game.current_player(s) == kDanes ? danes_heuristic : english_heuristic;
-    game.apply_action(s, heuristic ? game.heuristic_action(s, rng)
-                                   : sample_uniform_action(game, s, rng));
+    game.apply_action(
+        s, heuristic ? game.heuristic_action(s, rng) : sample_uniform_action(game, s, rng));
   }
   return s;
 }

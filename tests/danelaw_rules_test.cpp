@@ -25,8 +25,8 @@ std::string strip_map_file() {
       if (!hexes.empty()) hexes += ",\n";
       const bool sea = r != 1;
       hexes += "{\"q\": " + std::to_string(q) + ", \"r\": " + std::to_string(r) +
-               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) + "\", \"sector\": " +
-               (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
+               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) +
+               "\", \"sector\": " + (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
     }
   }
   const std::string path = ::testing::TempDir() + "danelaw_rules_strip.json";
@@ -204,8 +204,8 @@ TEST_F(DanelawRulesTest, EnglishReinforceOnlyOnDoubleFiveOrSixAtHeldEmptyFieldTo
   const DanelawGame& g = england();
   const HexMap& map = g.map();
   State s = blank(kEnglish, Phase::kMovementDice);
-  put(s, map.find_hex("Carlisle"), kEnglish);                         // occupied
-  s.danish_towns |= std::uint64_t{1} << map.find_town("York");         // held by the Danes
+  put(s, map.find_hex("Carlisle"), kEnglish);                   // occupied
+  s.danish_towns |= std::uint64_t{1} << map.find_town("York");  // held by the Danes
   State four = s;
   g.apply_chance(four, dice(4, 4));
   EXPECT_EQ(four.phase, Phase::kMove);
@@ -255,7 +255,7 @@ TEST_F(DanelawRulesTest, ArmiesPassThroughFriendsButNeverEndTogetherOrCrossEnemi
   put(s, map.find(5, 1), kEnglish);
   put(s, map.find(4, 1), kEnglish);  // a friend in the forest: pass through, not stop
   EXPECT_EQ(payloads(g, s, ActionKind::kMoveTo), (std::set<int>{map.find(3, 1), map.find(6, 1)}));
-  s.armies[1].side = kDanes;         // an enemy there: no way past
+  s.armies[1].side = kDanes;  // an enemy there: no way past
   EXPECT_EQ(payloads(g, s, ActionKind::kMoveTo), std::set<int>{map.find(6, 1)});
 }
 
@@ -332,14 +332,12 @@ TEST_F(DanelawRulesTest, BattleModifiersForTerrainTownRiverAndDanes) {
   auto plain_open = [&](int h) {
     return map.hex(h).terrain == Terrain::kPlain && map.hex(h).town < 0;
   };
-  const auto [a, b] = find_pair([&](int h, int n) {
-    return plain_open(h) && plain_open(n) && !map.river_between(h, n);
-  });
+  const auto [a, b] = find_pair(
+      [&](int h, int n) { return plain_open(h) && plain_open(n) && !map.river_between(h, n); });
   EXPECT_EQ(modifier(a, kEnglish, b, kDanes), 0);
   EXPECT_EQ(modifier(a, kDanes, b, kEnglish), 1);
-  const auto [c, d] = find_pair([&](int h, int n) {
-    return plain_open(h) && plain_open(n) && map.river_between(h, n);
-  });
+  const auto [c, d] = find_pair(
+      [&](int h, int n) { return plain_open(h) && plain_open(n) && map.river_between(h, n); });
   EXPECT_EQ(modifier(c, kEnglish, d, kDanes), -1);
   for (Terrain t : {Terrain::kHills, Terrain::kForest}) {
     const auto [e, f] = find_pair([&](int h, int n) {
@@ -410,8 +408,7 @@ TEST_F(DanelawRulesTest, BattleTableDanishAttackOnEnglishInForestAcrossRiverIsEx
   const HexMap& map = g.map();
   const auto [roller, forest] = find_pair([&](int h, int n) {
     return map.hex(h).terrain == Terrain::kPlain && map.hex(h).town < 0 &&
-           map.hex(n).terrain == Terrain::kForest && map.hex(n).town < 0 &&
-           map.river_between(h, n);
+           map.hex(n).terrain == Terrain::kForest && map.hex(n).town < 0 && map.river_between(h, n);
   });
   // +1 Danes, -2 forest, -1 river: 2d6 - 2.  >= 11 needs 13: never; 9-10 is 11-12 (3/36);
   // 6-8 is 8-10 (12/36); 4-5 is 6-7 (11/36); <= 3 is 2-5 (10/36).
@@ -446,9 +443,8 @@ TEST_F(DanelawRulesTest, MilitiaThatRoutAreDestroyed) {
   const DanelawGame& g = england();
   const HexMap& map = g.map();
   const auto [roller, town] = find_pair([&](int h, int n) {
-    return map.hex(h).terrain == Terrain::kPlain && map.hex(h).town < 0 &&
-           map.hex(n).town >= 0 && map.hex(n).terrain == Terrain::kPlain &&
-           !map.river_between(h, n);
+    return map.hex(h).terrain == Terrain::kPlain && map.hex(h).town < 0 && map.hex(n).town >= 0 &&
+           map.hex(n).terrain == Terrain::kPlain && !map.river_between(h, n);
   });
   // Danes +1, town -2: 2d6 - 1.  Destroyed at 12 (1/36); routed, so destroyed, at 10-11 (5/36).
   const BattleOutcome o = battle(g, roller, kDanes, town, kEnglish, kMilitia);
@@ -659,7 +655,8 @@ TEST_F(DanelawRulesTest, RulesJsonRebuildsTheExactGameAndRejectsMistakes) {
   EXPECT_THROW(DanelawGame::from_rules_json(R"({"field_army_towns": ["Atlantis"]})"), RulesError);
   EXPECT_THROW(DanelawGame::from_rules_json(R"({"turn_limit": 0})"), RulesError);
   EXPECT_THROW(DanelawGame::from_rules_json(R"({"towns_to_win": 60})"), RulesError);
-  const DanelawGame extra = DanelawGame::from_rules_json(R"({"danes_extra": true, "turn_limit": 12})");
+  const DanelawGame extra =
+      DanelawGame::from_rules_json(R"({"danes_extra": true, "turn_limit": 12})");
   EXPECT_EQ(extra.rules().turn_limit, 12);
   EXPECT_EQ(extra.initial_state().pool[kDanes], 30);
 }

@@ -92,9 +92,11 @@ DanelawGame::DanelawGame(DanelawRules rules) : rules_(std::move(rules)) {
   }
   for (const std::string& name : rules_.field_army_towns) {
     const int town = map->find_town(name);
-    if (town < 0) throw RulesError("danelaw rules: field army town '" + name + "' is not on the map");
+    if (town < 0)
+      throw RulesError("danelaw rules: field army town '" + name + "' is not on the map");
     const int hex = map->towns()[town].hex;
-    if (std::find(field_army_hexes_.begin(), field_army_hexes_.end(), hex) != field_army_hexes_.end()) {
+    if (std::find(field_army_hexes_.begin(), field_army_hexes_.end(), hex) !=
+        field_army_hexes_.end()) {
       throw RulesError("danelaw rules: field army town '" + name + "' is listed twice");
     }
     field_army_hexes_.push_back(hex);
@@ -112,8 +114,11 @@ DanelawGame::DanelawGame(DanelawRules rules) : rules_(std::move(rules)) {
   }
   map_ = std::move(map);
   movement_ = Movement(map_);
-  info_ = GameInfo{"danelaw", {"danes", "english"}, static_cast<int>(kMaxChanceOutcomes),
-                   static_cast<int>(kMaxActions), false};
+  info_ = GameInfo{"danelaw",
+                   {"danes", "english"},
+                   static_cast<int>(kMaxChanceOutcomes),
+                   static_cast<int>(kMaxActions),
+                   false};
 }
 
 DanelawGame DanelawGame::from_rules_json(std::string_view text) {
@@ -138,7 +143,9 @@ DanelawGame DanelawGame::from_files(const std::string& rules_path, const std::st
   return DanelawGame(rules);
 }
 
-std::string DanelawGame::rules_json() const { return options_to_json(rules_); }
+std::string DanelawGame::rules_json() const {
+  return options_to_json(rules_);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Armies and occupancy.
@@ -150,7 +157,9 @@ int DanelawGame::army_at(const State& s, int hex) const {
   return -1;
 }
 
-int DanelawGame::danish_town_count(const State& s) const { return std::popcount(s.danish_towns); }
+int DanelawGame::danish_town_count(const State& s) const {
+  return std::popcount(s.danish_towns);
+}
 
 void DanelawGame::occupancy(const State& s, Side side, HexSet& occupied, HexSet& enemy) const {
   occupied.reset();
@@ -365,12 +374,16 @@ void DanelawGame::check_wipe_out(State& s) const {
 
 Player DanelawGame::current_player(const State& s) const {
   switch (s.phase) {
-    case Phase::kGameOver: return kTerminalPlayer;
+    case Phase::kGameOver:
+      return kTerminalPlayer;
     case Phase::kMovementDice:
     case Phase::kBattleDice:
-    case Phase::kRoutDice: return kChancePlayer;
-    case Phase::kRoutStep: return static_cast<Player>(s.armies[army_at(s, s.rout_hex)].side);
-    default: return static_cast<Player>(s.side);
+    case Phase::kRoutDice:
+      return kChancePlayer;
+    case Phase::kRoutStep:
+      return static_cast<Player>(s.armies[army_at(s, s.rout_hex)].side);
+    default:
+      return static_cast<Player>(s.side);
   }
 }
 
@@ -450,7 +463,8 @@ void DanelawGame::legal_actions(const State& s, ActionList<DanelawGame>& out) co
       for (std::uint16_t h : steps) out.push_back(make_action(ActionKind::kRoutStep, h));
       return;
     }
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -473,13 +487,16 @@ void DanelawGame::chance_outcomes(const State& s, ChanceList<DanelawGame>& out) 
       return;
     }
     case Phase::kRoutDice:
-      for (int n = 1; n <= 6; ++n) out.push_back({make_action(ActionKind::kRoutDice, n), 1.0 / 6.0});
+      for (int n = 1; n <= 6; ++n)
+        out.push_back({make_action(ActionKind::kRoutDice, n), 1.0 / 6.0});
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
-void DanelawGame::rout_steps_from(const State& s, FixedVector<std::uint16_t, kDirections>& out) const {
+void DanelawGame::rout_steps_from(const State& s,
+                                  FixedVector<std::uint16_t, kDirections>& out) const {
   out.clear();
   const int here = map_->distance(s.rout_hex, s.rout_from);
   for (int d = 0; d < kDirections; ++d) {
@@ -616,7 +633,8 @@ void DanelawGame::apply_chance(State& s, Action outcome) const {
       s.rout_steps = static_cast<std::uint8_t>(payload);
       continue_rout(s);
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -644,7 +662,8 @@ void DanelawGame::resolve_attack(State& s) const {
       s.rout_from = s.selected;
       s.phase = Phase::kRoutDice;
       return;
-    case BattleResult::kStandOff: break;
+    case BattleResult::kStandOff:
+      break;
     case BattleResult::kAttackerRouts:
       if ((s.armies[roller].flags & kMilitia) || map_->hex(s.selected).is_sea()) {
         // Militia that rout are destroyed; an army routing at sea would retreat into the sea.
@@ -691,10 +710,14 @@ Returns DanelawGame::returns(const State& s) const {
 
 std::string_view DanelawGame::end_reason(const State& s) const {
   switch (s.end_reason) {
-    case EndReason::kDanesHoldTowns: return "danes hold the towns";
-    case EndReason::kEnglishHoldOut: return "english hold out";
-    case EndReason::kDanesWipedOut: return "danes wiped out";
-    default: return "";
+    case EndReason::kDanesHoldTowns:
+      return "danes hold the towns";
+    case EndReason::kEnglishHoldOut:
+      return "english hold out";
+    case EndReason::kDanesWipedOut:
+      return "danes wiped out";
+    default:
+      return "";
   }
 }
 
@@ -711,23 +734,38 @@ std::string DanelawGame::hex_text(int hex) const {
 std::string DanelawGame::action_to_string(const State&, Action action) const {
   const int p = action_payload(action);
   switch (action_kind(action)) {
-    case ActionKind::kPlace: return "place " + hex_text(p);
-    case ActionKind::kReinforce: return "reinforce " + hex_text(p);
-    case ActionKind::kSelect: return "army " + hex_text(p);
-    case ActionKind::kMoveTo: return "to " + hex_text(p);
-    case ActionKind::kEndMove: return "end move";
-    case ActionKind::kAttack: return "attack " + hex_text(p);
-    case ActionKind::kRoll: return "roll " + hex_text(p);
-    case ActionKind::kStop: return "stop";
-    case ActionKind::kEndBattles: return "end battles";
-    case ActionKind::kAdvance: return "advance";
-    case ActionKind::kHold: return "hold";
-    case ActionKind::kRoutStep: return "rout " + hex_text(p);
+    case ActionKind::kPlace:
+      return "place " + hex_text(p);
+    case ActionKind::kReinforce:
+      return "reinforce " + hex_text(p);
+    case ActionKind::kSelect:
+      return "army " + hex_text(p);
+    case ActionKind::kMoveTo:
+      return "to " + hex_text(p);
+    case ActionKind::kEndMove:
+      return "end move";
+    case ActionKind::kAttack:
+      return "attack " + hex_text(p);
+    case ActionKind::kRoll:
+      return "roll " + hex_text(p);
+    case ActionKind::kStop:
+      return "stop";
+    case ActionKind::kEndBattles:
+      return "end battles";
+    case ActionKind::kAdvance:
+      return "advance";
+    case ActionKind::kHold:
+      return "hold";
+    case ActionKind::kRoutStep:
+      return "rout " + hex_text(p);
     case ActionKind::kMovementDice:
       return "dice " + std::to_string(p / 8) + "+" + std::to_string(p % 8);
-    case ActionKind::kBattleDice: return "battle roll " + std::to_string(p);
-    case ActionKind::kRoutDice: return "rout " + std::to_string(p) + " hexes";
-    default: return "?" + std::to_string(action);
+    case ActionKind::kBattleDice:
+      return "battle roll " + std::to_string(p);
+    case ActionKind::kRoutDice:
+      return "rout " + std::to_string(p) + " hexes";
+    default:
+      return "?" + std::to_string(action);
   }
 }
 
@@ -747,12 +785,18 @@ Action DanelawGame::parse_action(const State& s, std::string_view text) const {
     bool takes_hex;
   };
   static constexpr Verb kVerbs[] = {
-      {"place", ActionKind::kPlace, true},       {"reinforce", ActionKind::kReinforce, true},
-      {"army", ActionKind::kSelect, true},       {"to", ActionKind::kMoveTo, true},
-      {"end move", ActionKind::kEndMove, false}, {"attack", ActionKind::kAttack, true},
-      {"roll", ActionKind::kRoll, true},         {"stop", ActionKind::kStop, false},
-      {"end battles", ActionKind::kEndBattles, false}, {"advance", ActionKind::kAdvance, false},
-      {"hold", ActionKind::kHold, false},        {"rout", ActionKind::kRoutStep, true},
+      {"place", ActionKind::kPlace, true},
+      {"reinforce", ActionKind::kReinforce, true},
+      {"army", ActionKind::kSelect, true},
+      {"to", ActionKind::kMoveTo, true},
+      {"end move", ActionKind::kEndMove, false},
+      {"attack", ActionKind::kAttack, true},
+      {"roll", ActionKind::kRoll, true},
+      {"stop", ActionKind::kStop, false},
+      {"end battles", ActionKind::kEndBattles, false},
+      {"advance", ActionKind::kAdvance, false},
+      {"hold", ActionKind::kHold, false},
+      {"rout", ActionKind::kRoutStep, true},
   };
   Action action = kInvalidAction;
   for (const Verb& v : kVerbs) {
@@ -771,7 +815,8 @@ Action DanelawGame::parse_action(const State& s, std::string_view text) const {
     if (hex < 0) throw ParseError("danelaw: no hex or town '" + argument + "'");
     action = make_action(v.kind, hex);
   }
-  if (action == kInvalidAction) throw ParseError("danelaw: cannot read '" + std::string(text) + "'");
+  if (action == kInvalidAction)
+    throw ParseError("danelaw: cannot read '" + std::string(text) + "'");
   ActionList<DanelawGame> legal;
   legal_actions(s, legal);
   if (std::find(legal.begin(), legal.end(), action) == legal.end()) {
@@ -783,12 +828,20 @@ Action DanelawGame::parse_action(const State& s, std::string_view text) const {
 std::string DanelawGame::state_to_string(const State& s) const {
   std::ostringstream out;
   out << text_map(*this, &s);
-  out << "Turn " << int(s.turn) << "/" << rules_.turn_limit << ", "
-      << info_.sides[s.side] << " to play";
-  static constexpr std::string_view kPhaseNames[] = {
-      "placing armies at sea", "rolling for movement", "placing a reinforcement", "moving",
-      "choosing a destination", "choosing a target", "choosing the next army to roll",
-      "rolling for battle", "advance or hold", "rolling for rout", "routing", "game over"};
+  out << "Turn " << int(s.turn) << "/" << rules_.turn_limit << ", " << info_.sides[s.side]
+      << " to play";
+  static constexpr std::string_view kPhaseNames[] = {"placing armies at sea",
+                                                     "rolling for movement",
+                                                     "placing a reinforcement",
+                                                     "moving",
+                                                     "choosing a destination",
+                                                     "choosing a target",
+                                                     "choosing the next army to roll",
+                                                     "rolling for battle",
+                                                     "advance or hold",
+                                                     "rolling for rout",
+                                                     "routing",
+                                                     "game over"};
   out << " (" << kPhaseNames[static_cast<int>(s.phase)] << ")";
   if (s.points) out << ", " << int(s.points) << " movement points left";
   if (s.to_place) out << ", " << int(s.to_place) << " to place";

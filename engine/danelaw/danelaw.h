@@ -35,11 +35,11 @@ struct DanelawRules {
   // replays on exactly the map it was played on.
   std::string map = "england.json";
   std::string map_hash;
-  int pool = 20;               // armies per side
-  bool danes_extra = false;    // the Danes get 10 more armies
-  int danes_at_sea = 10;       // armies the Danes place on empty sea hexes before turn 1
+  int pool = 20;             // armies per side
+  bool danes_extra = false;  // the Danes get 10 more armies
+  int danes_at_sea = 10;     // armies the Danes place on empty sea hexes before turn 1
   int turn_limit = 24;
-  int towns_to_win = 15;       // towns the Danes must control at the end
+  int towns_to_win = 15;  // towns the Danes must control at the end
   std::vector<std::string> field_army_towns = {"Winchester", "York", "Carlisle"};
 
   int danish_pool() const { return pool + (danes_extra ? 10 : 0); }
@@ -84,24 +84,24 @@ enum class EndReason : std::uint8_t { kNone, kDanesHoldTowns, kEnglishHoldOut, k
 // Unused army slots (index >= army_count) are always zero, so equal positions are equal bytes.
 struct State {
   std::array<Army, kMaxArmies> armies{};
-  std::uint64_t danish_towns = 0;   // bit t: the Danes control town t
-  std::uint16_t selected = kNoHex;  // the army chosen to move, or the army that rolled last
-  std::uint16_t target = kNoHex;    // the attacked hex
-  std::uint16_t rout_hex = kNoHex;  // the routing army
-  std::uint16_t rout_from = kNoHex; // the army it fought
+  std::uint64_t danish_towns = 0;    // bit t: the Danes control town t
+  std::uint16_t selected = kNoHex;   // the army chosen to move, or the army that rolled last
+  std::uint16_t target = kNoHex;     // the attacked hex
+  std::uint16_t rout_hex = kNoHex;   // the routing army
+  std::uint16_t rout_from = kNoHex;  // the army it fought
   std::uint8_t army_count = 0;
   Phase phase = Phase::kPlace;
-  std::uint8_t side = kDanes;       // whose half-turn it is
+  std::uint8_t side = kDanes;  // whose half-turn it is
   std::uint8_t turn = 1;
-  std::uint8_t points = 0;          // movement points left
+  std::uint8_t points = 0;                   // movement points left
   std::uint8_t dice_low = 0, dice_high = 0;  // this half-turn's movement roll
-  std::uint8_t battle_roll = 0;     // the standing roll of the current attack (unmodified), 0 none
-  std::uint8_t attack_rolls = 0;    // rolls made in the current attack
+  std::uint8_t battle_roll = 0;   // the standing roll of the current attack (unmodified), 0 none
+  std::uint8_t attack_rolls = 0;  // rolls made in the current attack
   std::uint8_t rout_steps = 0;
   std::uint8_t to_place = 0;
   std::uint8_t winner = 0xff;
   EndReason end_reason = EndReason::kNone;
-  std::array<std::uint8_t, 2> pool{};  // armies not yet in play
+  std::array<std::uint8_t, 2> pool{};      // armies not yet in play
   std::array<std::uint8_t, 9> reserved{};  // keeps the size a multiple of 8 with no padding
 
   bool operator==(const State&) const = default;
@@ -133,7 +133,9 @@ constexpr Action make_action(ActionKind kind, int payload = 0) {
 constexpr ActionKind action_kind(Action a) {
   return a >> 24 ? ActionKind::kNone : static_cast<ActionKind>((a >> 16) & 0xff);
 }
-constexpr int action_payload(Action a) { return static_cast<int>(a & 0xffff); }
+constexpr int action_payload(Action a) {
+  return static_cast<int>(a & 0xffff);
+}
 
 // Battle outcomes by the modified total.
 enum class BattleResult : std::uint8_t {

@@ -168,7 +168,8 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
   }
   for (HexInfo& info : map.hexes_) {
     for (int d = 0; d < kDirections; ++d) {
-      info.neighbours[d] = map.find(info.q + kAxialDirections[d][0], info.r + kAxialDirections[d][1]);
+      info.neighbours[d] =
+          map.find(info.q + kAxialDirections[d][0], info.r + kAxialDirections[d][1]);
     }
   }
   for (HexInfo& info : map.hexes_) {
@@ -217,11 +218,12 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
     for (const auto& e : r.edges) {
       const int a = map.find(e[0], e[1]);
       const int b = map.find(e[2], e[3]);
-      const std::string side = "river " + r.name + " on the side " + axial_text(e[0], e[1]) +
-                               "-" + axial_text(e[2], e[3]);
+      const std::string side = "river " + r.name + " on the side " + axial_text(e[0], e[1]) + "-" +
+                               axial_text(e[2], e[3]);
       if (a < 0 || b < 0) fail(side + ": no such hex");
       const int d = map.direction_to(a, b);
-      if (d < 0) fail("hex " + map.label(a) + ": " + side + " lies between hexes that are not neighbours");
+      if (d < 0)
+        fail("hex " + map.label(a) + ": " + side + " lies between hexes that are not neighbours");
       if (map.hexes_[a].is_sea() || map.hexes_[b].is_sea()) {
         fail("hex " + map.label(map.hexes_[a].is_sea() ? a : b) + ": " + side + " touches the sea");
       }
@@ -272,7 +274,8 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
     h = hash_combine(h, static_cast<std::uint64_t>(t.hex));
   }
   for (const River& r : map.rivers_) {
-    for (const auto& s : r.sides) h = hash_combine(h, static_cast<std::uint64_t>(s[0] * 4096 + s[1]));
+    for (const auto& s : r.sides)
+      h = hash_combine(h, static_cast<std::uint64_t>(s[0] * 4096 + s[1]));
   }
   char digest[17];
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(h));
@@ -293,7 +296,9 @@ int HexMap::direction_to(int a, int b) const {
   return -1;
 }
 
-bool HexMap::adjacent(int a, int b) const { return direction_to(a, b) >= 0; }
+bool HexMap::adjacent(int a, int b) const {
+  return direction_to(a, b) >= 0;
+}
 
 bool HexMap::river_between(int a, int b) const {
   const int d = direction_to(a, b);
@@ -306,7 +311,9 @@ int HexMap::distance(int a, int b) const {
   return std::max({std::abs(dq), std::abs(dr), std::abs(dq + dr)});
 }
 
-std::string HexMap::label(int hex) const { return offset_label(hexes_[hex].q, hexes_[hex].r); }
+std::string HexMap::label(int hex) const {
+  return offset_label(hexes_[hex].q, hexes_[hex].r);
+}
 
 int HexMap::find_town(std::string_view name) const {
   const std::string wanted = lower(name);

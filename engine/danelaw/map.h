@@ -20,9 +20,9 @@ namespace sling::danelaw {
 
 enum class Terrain : std::uint8_t { kSea, kPlain, kHills, kWetland, kForest };
 
-inline constexpr int kMaxHexes = 1000;   // bounds State indices (uint16) and action lists
-inline constexpr int kMaxTowns = 64;     // town control is a 64-bit mask
-inline constexpr int kSeaSectors = 6;    // numbered 1..6 as the dice show them
+inline constexpr int kMaxHexes = 1000;  // bounds State indices (uint16) and action lists
+inline constexpr int kMaxTowns = 64;    // town control is a 64-bit mask
+inline constexpr int kSeaSectors = 6;   // numbered 1..6 as the dice show them
 inline constexpr int kDirections = 6;
 inline constexpr std::uint16_t kNoHex = 0xffff;
 
@@ -37,10 +37,10 @@ struct HexInfo {
   int q = 0;
   int r = 0;
   Terrain terrain = Terrain::kSea;
-  int sector = 0;          // 1..6 for sea hexes, 0 on land
-  int town = -1;           // index into HexMap::towns(), or -1
-  bool coastal = false;    // a land hex next to a sea hex
-  std::uint8_t river_sides = 0;  // bit d: a river on the side facing direction d
+  int sector = 0;                             // 1..6 for sea hexes, 0 on land
+  int town = -1;                              // index into HexMap::towns(), or -1
+  bool coastal = false;                       // a land hex next to a sea hex
+  std::uint8_t river_sides = 0;               // bit d: a river on the side facing direction d
   std::array<int, kDirections> neighbours{};  // hex index, or -1 off the map
 
   bool is_sea() const { return terrain == Terrain::kSea; }

@@ -2,8 +2,8 @@
 
 #include <boost/graph/astar_search.hpp>
 #include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/dijkstra_shortest_paths.hpp>
 #include <boost/graph/detail/d_ary_heap.hpp>
+#include <boost/graph/dijkstra_shortest_paths.hpp>
 
 #include <algorithm>
 #include <functional>
@@ -17,11 +17,16 @@ namespace {
 
 int enter_cost(Terrain terrain) {
   switch (terrain) {
-    case Terrain::kSea: return 1;
-    case Terrain::kPlain: return 1;
-    case Terrain::kHills: return 2;
-    case Terrain::kWetland: return 4;
-    case Terrain::kForest: return 3;
+    case Terrain::kSea:
+      return 1;
+    case Terrain::kPlain:
+      return 1;
+    case Terrain::kHills:
+      return 2;
+    case Terrain::kWetland:
+      return 4;
+    case Terrain::kForest:
+      return 3;
   }
   return kImpassable;
 }
@@ -29,19 +34,26 @@ int enter_cost(Terrain terrain) {
 // Extra cost of entering `terrain` from a hex of another terrain.
 int enter_extra(Terrain terrain, Side side) {
   switch (terrain) {
-    case Terrain::kHills: return 2;
-    case Terrain::kWetland: return side == kDanes ? 3 : 0;
-    case Terrain::kForest: return 3;
-    default: return 0;
+    case Terrain::kHills:
+      return 2;
+    case Terrain::kWetland:
+      return side == kDanes ? 3 : 0;
+    case Terrain::kForest:
+      return 3;
+    default:
+      return 0;
   }
 }
 
 // Extra cost of leaving `terrain` for a hex of another terrain.
 int leave_extra(Terrain terrain) {
   switch (terrain) {
-    case Terrain::kHills: return 1;
-    case Terrain::kForest: return 2;
-    default: return 0;
+    case Terrain::kHills:
+      return 1;
+    case Terrain::kForest:
+      return 2;
+    default:
+      return 0;
   }
 }
 
@@ -92,7 +104,8 @@ struct TouchRecorder : boost::default_dijkstra_visitor {
 
 // Boost.Graph's Dijkstra from `sources` on `view`, with the workspace's preallocated maps.  This is
 // what boost::dijkstra_shortest_paths_no_init does, minus its per-call allocation of the heap and
-// its index map: breadth_first_visit driven by a mutable d-ary heap and Dijkstra's relaxing visitor.
+// its index map: breadth_first_visit driven by a mutable d-ary heap and Dijkstra's relaxing
+// visitor.
 void run_dijkstra(const graph::View& view, const graph::Vertex* sources_begin,
                   const graph::Vertex* sources_end, Workspace& w) {
   for (const graph::Vertex* s = sources_begin; s != sources_end; ++s) w.distance[*s] = 0;
@@ -138,7 +151,8 @@ Movement::Movement(std::shared_ptr<const HexMap> shared_map) : map_(std::move(sh
         if (v < 0) continue;
         const int cost = step_cost(map, static_cast<Side>(side), u, v);
         if (cost >= kImpassable) continue;
-        step_[side][static_cast<std::size_t>(u) * kDirections + d] = static_cast<std::uint8_t>(cost);
+        step_[side][static_cast<std::size_t>(u) * kDirections + d] =
+            static_cast<std::uint8_t>(cost);
         boost::add_edge(static_cast<graph::Vertex>(u), static_cast<graph::Vertex>(v), cost,
                         graphs->forward[side]);
         boost::add_edge(static_cast<graph::Vertex>(v), static_cast<graph::Vertex>(u), cost,
@@ -159,7 +173,8 @@ void Movement::reachable(Side side, int from, int budget, const HexSet& blocked,
   const graph::Vertex source = static_cast<graph::Vertex>(from);
   run_dijkstra(view, &source, &source + 1, w);
   for (graph::Vertex v : w.touched) {
-    if (v != source) out.push_back({static_cast<std::uint16_t>(v), static_cast<std::uint16_t>(w.distance[v])});
+    if (v != source)
+      out.push_back({static_cast<std::uint16_t>(v), static_cast<std::uint16_t>(w.distance[v])});
   }
   w.reset_touched();
 }
@@ -230,11 +245,10 @@ PathResult Movement::path(Side side, int from, int to, const HexSet& blocked) co
   const HexMap* map = map_.get();
   cost[s] = map->distance(from, to);
   try {
-    boost::astar_search_no_init(view, s, HexDistanceHeuristic(map, to), GoalVisitor(t),
-                                predecessor.data(), cost.data(), distance.data(),
-                                boost::get(boost::edge_weight, g), color.data(),
-                                boost::get(boost::vertex_index, g), std::less<int>(),
-                                std::plus<int>(), kUnreachable, 0);
+    boost::astar_search_no_init(
+        view, s, HexDistanceHeuristic(map, to), GoalVisitor(t), predecessor.data(), cost.data(),
+        distance.data(), boost::get(boost::edge_weight, g), color.data(),
+        boost::get(boost::vertex_index, g), std::less<int>(), std::plus<int>(), kUnreachable, 0);
   } catch (const FoundGoal&) {
   }
   if (distance[t] >= kUnreachable) return result;

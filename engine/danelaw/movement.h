@@ -39,7 +39,7 @@ struct Reach {
 using ReachList = FixedVector<Reach, kMaxHexes>;
 
 struct PathResult {
-  int cost = -1;          // -1: no path
+  int cost = -1;           // -1: no path
   std::vector<int> hexes;  // from .. to, inclusive
 };
 

@@ -43,7 +43,8 @@ using View = boost::filtered_graph<Graph, WithinBudget, NotBlocked>;
 namespace sling::danelaw {
 
 struct Movement::Graphs {
-  explicit Graphs(std::size_t n) : forward{graph::Graph(n), graph::Graph(n)}, backward{graph::Graph(n), graph::Graph(n)} {}
+  explicit Graphs(std::size_t n)
+      : forward{graph::Graph(n), graph::Graph(n)}, backward{graph::Graph(n), graph::Graph(n)} {}
   graph::Graph forward[2];   // per side: u -> v costs entering v from u
   graph::Graph backward[2];  // reversed, for distance fields to targets
 };

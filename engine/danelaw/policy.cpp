@@ -88,7 +88,8 @@ struct MovePlanner {
     game.occupancy(s, side, occupied, enemy);
     HexList targets;
     movement_targets(game, s, side, targets);
-    game.movement().distance_field(side, std::span<const std::uint16_t>(targets.data(), targets.size()),
+    game.movement().distance_field(side,
+                                   std::span<const std::uint16_t>(targets.data(), targets.size()),
                                    enemy, std::span<int>(field.data(), game.map().size()));
   }
 
@@ -170,7 +171,8 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
       double best_score = -1e9;
       for (Action a : legal) {
         int nearest = 1 << 20;
-        for (std::uint16_t t : targets) nearest = std::min(nearest, map.distance(action_payload(a), t));
+        for (std::uint16_t t : targets)
+          nearest = std::min(nearest, map.distance(action_payload(a), t));
         const double v = -nearest + 0.9 * rng.uniform01();
         if (v > best_score) {
           best_score = v;
@@ -208,7 +210,8 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
       const MovePlanner planner(*this, s);
       double v = 0;
       const int best = planner.best_destination(s.selected, v);
-      return best >= 0 ? make_action(ActionKind::kMoveTo, best) : legal[rng.uniform(static_cast<std::uint32_t>(legal.size()))];
+      return best >= 0 ? make_action(ActionKind::kMoveTo, best)
+                       : legal[rng.uniform(static_cast<std::uint32_t>(legal.size()))];
     }
     case Phase::kChooseTarget: {
       // The target where the best available roller has the best odds, if they favour us.
@@ -260,8 +263,9 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
     }
     case Phase::kAdvance: {
       const int town = map.hex(s.selected).town;
-      const bool holding_own_town =
-          town >= 0 && town_held_by_danes(s, town) == (s.side == kDanes) && !map.hex(s.selected).is_sea();
+      const bool holding_own_town = town >= 0 &&
+                                    town_held_by_danes(s, town) == (s.side == kDanes) &&
+                                    !map.hex(s.selected).is_sea();
       return make_action(holding_own_town && map.hex(s.target).town < 0 ? ActionKind::kHold
                                                                         : ActionKind::kAdvance);
     }
@@ -281,7 +285,8 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
       }
       return best;
     }
-    default: return legal[rng.uniform(static_cast<std::uint32_t>(legal.size()))];
+    default:
+      return legal[rng.uniform(static_cast<std::uint32_t>(legal.size()))];
   }
 }
 

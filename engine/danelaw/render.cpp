@@ -13,22 +13,32 @@ namespace {
 
 char terrain_glyph(Terrain t) {
   switch (t) {
-    case Terrain::kSea: return '~';
-    case Terrain::kPlain: return '.';
-    case Terrain::kHills: return '^';
-    case Terrain::kWetland: return '%';
-    case Terrain::kForest: return '&';
+    case Terrain::kSea:
+      return '~';
+    case Terrain::kPlain:
+      return '.';
+    case Terrain::kHills:
+      return '^';
+    case Terrain::kWetland:
+      return '%';
+    case Terrain::kForest:
+      return '&';
   }
   return '?';
 }
 
 const char* terrain_colour(Terrain t) {
   switch (t) {
-    case Terrain::kSea: return "#9cc3e6";
-    case Terrain::kPlain: return "#efe6b8";
-    case Terrain::kHills: return "#b89470";
-    case Terrain::kWetland: return "#8fc4b0";
-    case Terrain::kForest: return "#5f9a5a";
+    case Terrain::kSea:
+      return "#9cc3e6";
+    case Terrain::kPlain:
+      return "#efe6b8";
+    case Terrain::kHills:
+      return "#b89470";
+    case Terrain::kWetland:
+      return "#8fc4b0";
+    case Terrain::kForest:
+      return "#5f9a5a";
   }
   return "#ffffff";
 }
@@ -88,7 +98,8 @@ std::string text_map(const DanelawGame& game, const State* state) {
   out << "Towns (@ English, * Danish):";
   int column = 0;
   for (const Town& t : map.towns()) {
-    const bool danish = state && game.town_held_by_danes(*state, static_cast<int>(&t - &map.towns()[0]));
+    const bool danish =
+        state && game.town_held_by_danes(*state, static_cast<int>(&t - &map.towns()[0]));
     const std::string entry = " " + t.name + " " + map.label(t.hex) + (danish ? "*" : "@");
     if (column + static_cast<int>(entry.size()) > 96) {
       out << "\n ";
@@ -129,7 +140,8 @@ std::string svg_map(const DanelawGame& game, const State* state) {
   out.precision(1);
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"sans-serif\">\n";
-  out << "<title>" << map.name() << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<title>" << map.name()
+      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   // 1. Hexes.
   out << "<g stroke=\"#7a7a7a\" stroke-width=\"0.6\">\n";
   for (const HexInfo& h : map.hexes()) {
@@ -238,9 +250,9 @@ std::string svg_map(const DanelawGame& game, const State* state) {
         << ly + 11 << "\" font-size=\"10\">" << name << "</text>\n";
     lx += 110;
   }
-  out << "<line x1=\"" << margin << "\" y1=\"" << ly + 30 << "\" x2=\"" << margin + 20
-      << "\" y2=\"" << ly + 30 << "\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n<text x=\""
-      << margin + 26 << "\" y=\"" << ly + 34
+  out << "<line x1=\"" << margin << "\" y1=\"" << ly + 30 << "\" x2=\"" << margin + 20 << "\" y2=\""
+      << ly + 30 << "\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n<text x=\"" << margin + 26
+      << "\" y=\"" << ly + 34
       << "\" font-size=\"10\">river (+1 to cross, -1 to attack across)   "
          "town: white English, red Danish   armies: D Danes, E English field army, M militia"
       << "</text>\n";
