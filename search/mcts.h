@@ -24,6 +24,7 @@
 // of trees, not the number of threads, decides the result, so any thread count gives the same move.
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -316,8 +317,13 @@ class Mcts {
     if (config_.trees == 1) {
       trees_[0].search(state, budget, deadline);
     } else {
-      tbb::parallel_for(0, config_.trees,
-                        [&](int t) { trees_[static_cast<std::size_t>(t)].search(state, budget, deadline); });
+      // Isolated, so that a thread waiting here never picks up unrelated outer work (another game
+      // of a parallel match that would reuse this thread's agents).
+      tbb::this_task_arena::isolate([&] {
+        tbb::parallel_for(0, config_.trees, [&](int t) {
+          trees_[static_cast<std::size_t>(t)].search(state, budget, deadline);
+        });
+      });
     }
     return merge(state);
   }
