@@ -528,6 +528,11 @@ void DanelawGame::apply_action(State& s, Action action) const {
 void DanelawGame::apply_unchecked(State& s, Action action) const {
   const int hex = action_payload(action);
   switch (action_kind(action)) {
+    case ActionKind::kMovementDice:
+    case ActionKind::kBattleDice:
+    case ActionKind::kRoutDice:
+      apply_chance_unchecked(s, action);
+      return;
     case ActionKind::kPlace:
       add_army(s, hex, kDanes, 0);
       --s.pool[kDanes];
@@ -608,6 +613,10 @@ void DanelawGame::apply_chance(State& s, Action outcome) const {
                    [&](const ChanceOutcome& o) { return o.outcome == outcome; })) {
     throw IllegalActionError("danelaw: impossible chance outcome " + std::to_string(outcome));
   }
+  apply_chance_unchecked(s, outcome);
+}
+
+void DanelawGame::apply_chance_unchecked(State& s, Action outcome) const {
   const int payload = action_payload(outcome);
   switch (s.phase) {
     case Phase::kMovementDice: {

@@ -171,8 +171,10 @@ class DanelawGame {
   void chance_outcomes(const State& s, ChanceList<DanelawGame>& out) const;
   void apply_action(State& s, Action action) const;
   void apply_chance(State& s, Action outcome) const;
-  // Applies without the legality check (search, after listing the actions itself).
+  // Apply a decision or a chance outcome without the legality check (search applies only what the
+  // game listed).
   void apply_unchecked(State& s, Action action) const;
+  void apply_chance_unchecked(State& s, Action outcome) const;
   Returns returns(const State& s) const;
   std::string action_to_string(const State& s, Action action) const;
   Action parse_action(const State& s, std::string_view text) const;
