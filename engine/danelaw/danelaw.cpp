@@ -209,14 +209,14 @@ void DanelawGame::destinations(const State& s, int hex, int points, ReachList& o
   // Listing the destinations and then applying one asks the same question twice in a row; the
   // last answer is kept per thread, keyed by everything it depends on.
   struct LastQuery {
-    const HexMap* map = nullptr;
+    std::uint64_t movement = 0;
     int side = -1, hex = -1, points = -1;
     HexSet occupied, enemy;
     ReachList result;
   };
   thread_local LastQuery last;
-  if (last.map == map_.get() && last.side == side && last.hex == hex && last.points == points &&
-      last.occupied == occupied && last.enemy == enemy) {
+  if (last.movement == movement_.id() && last.side == side && last.hex == hex &&
+      last.points == points && last.occupied == occupied && last.enemy == enemy) {
     out = last.result;
     return;
   }
@@ -226,7 +226,7 @@ void DanelawGame::destinations(const State& s, int hex, int points, ReachList& o
   for (const Reach& r : reach) {
     if (!occupied.test(r.hex)) out.push_back(r);
   }
-  last.map = map_.get();
+  last.movement = movement_.id();
   last.side = side;
   last.hex = hex;
   last.points = points;
