@@ -54,6 +54,7 @@ class Expectimax {
   using State = typename G::State;
   static constexpr double kLow = -1.0;
   static constexpr double kHigh = 1.0;
+  static constexpr int kMaxChanceRun = 8;
 
   Expectimax(const G& game, ExpectimaxConfig config) : game_(game), config_(config) {
     if (config_.tt_mb > 0) {
@@ -77,6 +78,7 @@ class Expectimax {
     nodes_ = 0;
     deadline_ = Deadline(config_.seconds);
     aborted_ = false;
+    chance_run_ = 0;
     ActionList<G> actions;
     search_actions(game_, root, actions);
     order(root, actions, kInvalidAction);
@@ -194,9 +196,21 @@ class Expectimax {
       alpha = kLow;
       beta = kHigh;
     }
-    if (player == kChancePlayer) return chance_value(state, depth, alpha, beta);
+    if (player == kChancePlayer) {
+      // Chance nodes use no depth, but a game may chain them (a tied roll thrown again), so a run
+      // of them longer than kMaxChanceRun is cut off like a horizon.
+      if (chance_run_ >= kMaxChanceRun) return leaf(state);
+      ++chance_run_;
+      const double v = chance_value(state, depth, alpha, beta);
+      --chance_run_;
+      return v;
+    }
     if (depth == 0) return leaf(state);
-    return decision_value(state, player, depth, alpha, beta);
+    const int run = chance_run_;
+    chance_run_ = 0;
+    const double v = decision_value(state, player, depth, alpha, beta);
+    chance_run_ = run;
+    return v;
   }
 
   double decision_value(const State& state, Player player, int depth, double alpha, double beta) {
@@ -340,6 +354,7 @@ class Expectimax {
   Deadline deadline_{0};
   bool aborted_ = false;
   bool horizon_reached_ = false;
+  int chance_run_ = 0;  // consecutive chance nodes on the current line
 };
 
 }  // namespace sling::search
