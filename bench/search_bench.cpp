@@ -38,7 +38,8 @@ void BM_DuelMcts(benchmark::State& st) {
   search::MctsConfig config;
   config.iterations = 1000;
   config.reuse = false;
-  config.rollout = st.range(0) == 1 ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
+  config.rollout =
+      st.range(0) == 1 ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
   search::Mcts<DuelGame> mcts(game, config);
   mcts.new_game(3);
   std::size_t i = 0;

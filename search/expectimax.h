@@ -37,15 +37,15 @@ namespace sling::search {
 enum class Pruning : std::uint8_t { kNone, kStar1, kStar2 };
 
 struct ExpectimaxConfig {
-  int max_depth = 64;              // decision plies of the deepest iteration
-  std::int64_t nodes = 100000;     // node budget per move (0 = none)
-  double seconds = 0;              // wall-clock limit per move (0 = none; not deterministic)
+  int max_depth = 64;                 // decision plies of the deepest iteration
+  std::int64_t nodes = 100000;        // node budget per move (0 = none)
+  double seconds = 0;                 // wall-clock limit per move (0 = none; not deterministic)
   Pruning pruning = Pruning::kStar1;  // Star2's probes cost more than they save on Pig
-  int tt_mb = 16;                  // transposition table size (0 = no table)
-  bool evaluate_leaves = true;     // use game.evaluate at leaves when the game has it
-  int leaf_rollouts = 8;           // rollouts averaged per leaf otherwise
+  int tt_mb = 16;                     // transposition table size (0 = no table)
+  bool evaluate_leaves = true;        // use game.evaluate at leaves when the game has it
+  int leaf_rollouts = 8;              // rollouts averaged per leaf otherwise
   RolloutPolicy rollout = RolloutPolicy::kRandom;
-  int rollout_plies = 0;           // rollout length cap (0 = to the end)
+  int rollout_plies = 0;  // rollout length cap (0 = to the end)
 };
 
 template <Game G>
@@ -59,7 +59,8 @@ class Expectimax {
   Expectimax(const G& game, ExpectimaxConfig config) : game_(game), config_(config) {
     if (config_.tt_mb > 0) {
       std::size_t entries = 1;
-      const std::size_t wanted = static_cast<std::size_t>(config_.tt_mb) * 1024 * 1024 / sizeof(Entry);
+      const std::size_t wanted =
+          static_cast<std::size_t>(config_.tt_mb) * 1024 * 1024 / sizeof(Entry);
       while (entries * 2 <= wanted) entries *= 2;
       table_.assign(entries, Entry{});
     }
@@ -128,8 +129,9 @@ class Expectimax {
   };
 
   static void finish(std::vector<RootActionStat> stats, SearchResult& result) {
-    std::stable_sort(stats.begin(), stats.end(),
-                     [](const RootActionStat& a, const RootActionStat& b) { return a.value > b.value; });
+    std::stable_sort(
+        stats.begin(), stats.end(),
+        [](const RootActionStat& a, const RootActionStat& b) { return a.value > b.value; });
     result.actions = stats;
     result.best = stats.front().action;
     result.value = stats.front().value;
@@ -299,10 +301,8 @@ class Expectimax {
         const Player child_player = game_.current_player(children[i]);
         if (child_player != 0 && child_player != 1) continue;
         const double p = outcomes[i].probability;
-        const double window_low =
-            std::max(kLow, (alpha - (upper_total - p * upper[i])) / p);
-        const double window_high =
-            std::min(kHigh, (beta - (lower_total - p * lower[i])) / p);
+        const double window_low = std::max(kLow, (alpha - (upper_total - p * upper[i])) / p);
+        const double window_high = std::min(kHigh, (beta - (lower_total - p * lower[i])) / p);
         State probe_state = children[i];
         apply_fast(game_, probe_state, first_action(children[i]));
         const double v = value(probe_state, depth - 1, window_low, window_high);

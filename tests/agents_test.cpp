@@ -35,8 +35,8 @@ TEST(AgentSpec, ErrorsNameTheProblemAndTheValidChoices) {
   EXPECT_NE(error_of(game, "expectimax:pruning=star3").find("star1"), std::string::npos);
   EXPECT_FALSE(error_of(game, "mcts:iterations=0").empty());  // no budget at all
   EXPECT_FALSE(error_of(game, "random:x=1").empty());
-  EXPECT_FALSE(error_of(game, "hold:20,at=30").empty());      // the same option twice
-  EXPECT_FALSE(error_of(game, "mcts:500").empty());           // mcts takes no bare value
+  EXPECT_FALSE(error_of(game, "hold:20,at=30").empty());  // the same option twice
+  EXPECT_FALSE(error_of(game, "mcts:500").empty());       // mcts takes no bare value
 }
 
 TEST(AgentSpec, HoldTakesABareThreshold) {
@@ -87,15 +87,15 @@ void every_agent_plays(const G& game, const std::vector<std::string>& small_budg
 }
 
 TEST(AgentCatalogue, EveryPigAgentPlaysLegally) {
-  every_agent_plays(PigGame{}, {"random", "heuristic", "expectimax:nodes=500",
-                                "mcts:iterations=100", "mcts:iterations=100,trees=2",
-                                "solver", "hold:15"});
+  every_agent_plays(PigGame{},
+                    {"random", "heuristic", "expectimax:nodes=500", "mcts:iterations=100",
+                     "mcts:iterations=100,trees=2", "solver", "hold:15"});
 }
 
 TEST(AgentCatalogue, EveryDuelAgentPlaysLegally) {
-  every_agent_plays(duel::DuelGame{}, {"random", "heuristic", "expectimax:nodes=300",
-                                       "mcts:iterations=50,rollout=heuristic",
-                                       "mcts:iterations=50,leaf=evaluate"});
+  every_agent_plays(duel::DuelGame{},
+                    {"random", "heuristic", "expectimax:nodes=300",
+                     "mcts:iterations=50,rollout=heuristic", "mcts:iterations=50,leaf=evaluate"});
 }
 
 TEST(Agents, SearchAgentsReportTheirAnalysis) {

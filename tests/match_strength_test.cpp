@@ -29,8 +29,8 @@ TEST(PigStrength, SolverBeatsHoldTwentyFromBothSeats) {
   const MatchResult first = run_match(game, {"solver", "hold:20"}, games(n, 101));
   const MatchResult second = run_match(game, {"hold:20", "solver"}, games(n, 202));
   const double as_first = first.win_rate(0), as_second = second.win_rate(1);
-  EXPECT_GT(as_first, 0.5347);       // expected 0.573: 4.8 sd above
-  EXPECT_GT(as_second, 1 - 0.5347);  // expected 0.509: 5.5 sd above
+  EXPECT_GT(as_first, 0.5347);                     // expected 0.573: 4.8 sd above
+  EXPECT_GT(as_second, 1 - 0.5347);                // expected 0.509: 5.5 sd above
   const double mean = (as_first + as_second) / 2;  // sd 0.0056
   EXPECT_NEAR(mean, 0.54, 4 * 0.0056);
 }

@@ -47,9 +47,9 @@ TEST(Match, JsonHasTheDocumentedKeysAndRecordsAreSaved) {
   options.record_dir = dir.string();
   const MatchResult r = run_match(game, {"random", "hold:10"}, options);
   const std::string json = match_to_json(r);
-  for (const char* key : {"\"games\": 5", "\"wins\"", "\"draws\"", "\"win_rate\"", "\"ci95_low\"",
-                          "\"ci95_high\"", "\"mean_plies\"", "\"seconds\"", "\"first\"",
-                          "\"second\""}) {
+  for (const char* key :
+       {"\"games\": 5", "\"wins\"", "\"draws\"", "\"win_rate\"", "\"ci95_low\"", "\"ci95_high\"",
+        "\"mean_plies\"", "\"seconds\"", "\"first\"", "\"second\""}) {
     EXPECT_NE(json.find(key), std::string::npos) << key;
   }
   int files = 0;
