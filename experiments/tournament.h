@@ -1,0 +1,269 @@
+#pragma once
+// The tournament harness: a paired round robin played in parallel, logged so that it can be
+// reproduced, resumed after any interruption (even kill -9), and rated.
+//
+// Schedule.  Every pair of agents (i < j) plays `pairs_per_pairing` pairs of games.  In a pair, i
+// plays side 0 in the first game and side 1 in the second; both games use the same game seed, so the
+// same dice stream (common random numbers): a lucky roll helps each agent once, and luck largely
+// cancels within the pair.  The games diverge once the agents choose differently; that is expected.
+// Pairs are numbered repetition-major (repetition 0 of every pairing, then repetition 1, ...), so a
+// run stopped early still covers every pairing evenly.  Game g belongs to pair g / 2 and its seed is
+// Rng(seed, pair).next(): a game depends on nothing but the configuration and its id.
+//
+// Files in the output directory (see docs/tournament.md):
+//   config.json   the configuration; a resumed run must match it exactly
+//   games.csv     one row a finished game, appended and flushed as games finish, rewritten in
+//                 game-id order at the end
+//   records/<id>.json   each game's record (engine/core/record.h), written before its row
+//   timing.csv    wall seconds per game: the one file that is not reproducible
+//   ratings.json, ratings.svg   the report
+// Every file but timing.csv is byte-identical for any thread count and after any resume.
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "agents/registry.h"
+#include "experiments/play_game.h"
+#include "experiments/ratings.h"
+
+namespace sling {
+
+struct TournamentConfig {
+  std::string game;                 // GameInfo::name
+  std::string rules;                // the game's rules JSON, exactly as the game writes it
+  std::vector<std::string> agents;  // agent spec strings, as given
+  int pairs_per_pairing = 10;       // pairs of games (one each side) per pair of agents
+  std::uint64_t seed = 1;
+
+  void validate() const;  // throws OptionError
+  std::string to_json() const;
+  static TournamentConfig from_json(std::string_view text, const std::string& path);
+  // The first field that differs, described for a person; empty when the configs are equal.
+  std::string first_difference(const TournamentConfig& other) const;
+};
+
+struct ScheduledGame {
+  std::int64_t game_id = 0;
+  std::int64_t pair_id = 0;
+  std::uint64_t seed = 0;
+  int agent0 = 0;  // index into TournamentConfig::agents of the agent on side 0
+  int agent1 = 0;
+};
+
+class Schedule {
+ public:
+  explicit Schedule(const TournamentConfig& config);
+  std::int64_t total_games() const { return total_games_; }
+  std::int64_t pairings() const { return static_cast<std::int64_t>(pairings_.size()); }
+  ScheduledGame game(std::int64_t game_id) const;
+
+ private:
+  std::uint64_t seed_;
+  std::vector<std::array<int, 2>> pairings_;
+  std::int64_t total_games_;
+};
+
+// One row of games.csv.
+struct GameRow {
+  std::int64_t game_id = 0;
+  std::int64_t pair_id = 0;
+  std::uint64_t seed = 0;
+  int agent0 = 0;
+  int agent1 = 0;
+  int winner = -1;    // side index, or -1 for a draw
+  std::string end;    // how the game ended (the game's end reason, "error", "ply limit")
+  int plies = 0;
+  std::string error;  // the failing agent's message when end == "error"
+
+  bool operator==(const GameRow&) const = default;
+};
+
+using SideNames = std::array<std::string, 2>;
+
+std::string games_csv_header(const SideNames& sides);
+std::string format_game_row(const GameRow& row, const TournamentConfig& config,
+                            const SideNames& sides);
+
+struct ParsedGamesCsv {
+  std::vector<GameRow> rows;          // the valid rows, in file order
+  std::vector<std::string> problems;  // "games.csv line N: reason", one per malformed line
+  bool torn_tail = false;             // the last line had no line break (an interrupted write)
+  int torn_line = 0;
+};
+
+// Parses games.csv leniently: every complete line is checked against the schedule (ids, seeds,
+// agents), a malformed one is reported in `problems` by its line number, and the valid rows are
+// kept.  `path` names the file in messages.
+ParsedGamesCsv parse_games_csv(std::string_view text, const TournamentConfig& config,
+                               const SideNames& sides, const std::string& path);
+
+// Everything the report shows, computed from the rows alone (so it is as reproducible as they are).
+struct TournamentReport {
+  std::string game;
+  SideNames sides;
+  std::vector<std::string> agents;
+  std::int64_t games = 0;
+  std::int64_t total_games = 0;
+  RatingFit fit;
+  std::vector<std::vector<double>> score_rate;  // [i][j]: i's score rate against j, or NaN
+  std::vector<std::vector<int>> games_between;  // [i][j]: games i played against j
+  std::vector<std::array<double, 2>> side_score_rate;  // [i][side]: i's score rate on that side
+  std::vector<std::array<int, 2>> side_games;
+  std::map<std::string, std::int64_t> ends;  // by end reason
+  std::int64_t draws = 0;
+  std::int64_t errors = 0;
+  std::array<std::int64_t, 2> side_wins{};
+};
+
+TournamentReport make_report(const TournamentConfig& config, const SideNames& sides,
+                             const std::vector<GameRow>& rows);
+std::string report_table(const TournamentReport& report);
+std::string report_json(const TournamentReport& report);
+std::string report_svg(const TournamentReport& report);
+
+enum class ProgressStyle { kNone, kBar, kLines };
+
+struct TournamentOptions {
+  std::string out_dir = "tournament-out";
+  int threads = 0;        // 0: every core
+  bool resume = false;
+  ProgressStyle progress = ProgressStyle::kNone;
+  double progress_interval_seconds = 10;  // for kLines
+  int max_plies = 1'000'000;
+};
+
+class Progress;
+
+// The output directory: creation, configuration check, recovery of finished games, and the
+// thread-safe appends.  Non-template, so the game-specific runner below stays small.
+class TournamentStore {
+ public:
+  TournamentStore(const TournamentConfig& config, const SideNames& sides,
+                  const TournamentOptions& options, std::ostream& log);
+  ~TournamentStore();
+  TournamentStore(const TournamentStore&) = delete;
+  TournamentStore& operator=(const TournamentStore&) = delete;
+
+  const Schedule& schedule() const { return schedule_; }
+  std::vector<std::int64_t> pending_games() const;
+  std::int64_t finished_games() const;
+
+  // Saves a finished game: its record first, then its row (so a row always has its record), then
+  // its time.  Thread-safe.
+  void save(const GameRow& row, const GameRecord& record, double seconds);
+  // Logs a failed agent's error with the game id.  Thread-safe.
+  void log_error(const GameRow& row);
+  // Rewrites games.csv and timing.csv in game-id order and returns the rows.
+  std::vector<GameRow> finish();
+
+ private:
+  void create_fresh();
+  void recover();
+  void open_appenders();
+
+  TournamentConfig config_;
+  SideNames sides_;
+  TournamentOptions options_;
+  std::ostream& log_;
+  Schedule schedule_;
+  std::mutex mutex_;
+  std::vector<GameRow> rows_;
+  std::vector<char> finished_;
+  std::map<std::int64_t, double> seconds_;
+  int games_fd_ = -1;
+  int timing_fd_ = -1;
+  std::unique_ptr<Progress> progress_;
+  std::vector<double> agent_score_;
+  std::vector<int> agent_games_;
+};
+
+// Writes ratings.json and ratings.svg into the directory.
+void write_report_files(const std::string& out_dir, const TournamentReport& report);
+
+// Builds an agent from its spec; make_agent by default (tests add agents of known strength).
+template <Game G>
+using AgentFactory = std::function<AgentPtr<G>(const G& game, const std::string& spec)>;
+
+// Plays every unfinished game of the tournament on `threads` threads, writes the report files and
+// returns the report.  Progress and agent errors go to `log`.
+template <Game G>
+TournamentReport run_tournament(const G& game, const TournamentConfig& config,
+                                const TournamentOptions& options, std::ostream& log,
+                                AgentFactory<G> factory = {}) {
+  if (!factory) {
+    factory = [](const G& g, const std::string& spec) { return make_agent(g, spec); };
+  }
+  config.validate();
+  if (config.game != game.info().name || config.rules != game.rules_json()) {
+    throw OptionError("tournament configuration does not describe this game and rules");
+  }
+  for (const std::string& spec : config.agents) factory(game, spec);  // bad specs fail now
+
+  const SideNames sides{std::string(game.info().sides[0]), std::string(game.info().sides[1])};
+  TournamentStore store(config, sides, options, log);
+  const std::vector<std::int64_t> pending = store.pending_games();
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+
+  // Workers pull the next game id from one counter, so games start in id order whatever the
+  // thread count; each game builds fresh agents, so nothing carries over between games.
+  std::atomic<std::size_t> next{0};
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(0, threads, [&](int) {
+      for (std::size_t index = next++; index < pending.size(); index = next++) {
+        const ScheduledGame scheduled = store.schedule().game(pending[index]);
+        GameRow row;
+        row.game_id = scheduled.game_id;
+        row.pair_id = scheduled.pair_id;
+        row.seed = scheduled.seed;
+        row.agent0 = scheduled.agent0;
+        row.agent1 = scheduled.agent1;
+        GameResult result;
+        AgentPtr<G> agents[2];
+        int failing_side = -1;
+        try {
+          for (int side = 0; side < 2; ++side) {
+            failing_side = side;
+            agents[side] = factory(game, config.agents[side == 0 ? row.agent0 : row.agent1]);
+            agents[side]->new_game(agent_seed(row.seed, side));
+          }
+          failing_side = -1;
+          result = play_game(game, *agents[0], *agents[1], row.seed, options.max_plies);
+        } catch (const std::exception& e) {
+          // A failure outside act() (construction, new_game) still costs the failing side the game.
+          result = GameResult{};
+          result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
+          result.end_reason = "error";
+          result.error = e.what();
+          result.error_side = failing_side >= 0 ? failing_side : 0;
+          result.winner = 1 - result.error_side;
+        }
+        row.winner = result.winner;
+        row.end = result.end_reason;
+        row.plies = result.plies;
+        row.error = result.error;
+        store.save(row, result.record, result.seconds);
+        if (!row.error.empty()) store.log_error(row);
+      }
+    });
+  });
+  const std::vector<GameRow> rows = store.finish();
+  TournamentReport report = make_report(config, sides, rows);
+  write_report_files(options.out_dir, report);
+  return report;
+}
+
+}  // namespace sling
