@@ -1,0 +1,28 @@
+// sling rules GAME [--rules FILE]: prints the game's rules as JSON (the defaults, or the given file
+// after validation), ready to edit and pass back with --rules.
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/game_options.h"
+
+namespace sling::cli {
+namespace {
+
+struct RulesCommand {
+  std::string game;
+  GameOptions options;
+};
+
+const RegisterCommand kRegister("rules", "Print a game's rules as JSON (defaults or a validated file)",
+                                [](CLI::App& sub) {
+  auto command = std::make_shared<RulesCommand>();
+  sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
+  add_game_options(sub, command->options);
+  sub.callback([command] {
+    with_game(command->game, command->options,
+              [](const auto& game) { std::cout << game.rules_json() << '\n'; });
+  });
+});
+
+}  // namespace
+}  // namespace sling::cli

@@ -1,0 +1,749 @@
+#include "engine/duel/duel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "engine/core/errors.h"
+
+namespace sling::duel {
+
+namespace {
+
+constexpr Side other(Side side) { return side == kDavid ? kGoliath : kDavid; }
+
+constexpr bool two_dice(Roll roll) { return roll == Roll::kInitiative || roll == Roll::kMelee; }
+
+// Who moves during kDestination: the roll that granted the allowance says.
+constexpr Side mover_of(const DuelState& s) {
+  return s.roll == Roll::kGoliathMove ? kGoliath : kDavid;
+}
+
+std::string format_cm(int units) {
+  // Half-millimetre units to centimetres with at most two decimals, trailing zeros trimmed.
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.2f", units / static_cast<double>(DuelGame::kUnitsPerCm));
+  std::string text = buffer;
+  while (text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
+
+std::string lower_trim(std::string_view text) {
+  std::string out;
+  for (char c : text) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto first = out.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const auto last = out.find_last_not_of(" \t\r\n");
+  return out.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
+  rules_.validate();
+  info_ = GameInfo{"duel", {"david", "goliath"}, 36, static_cast<int>(kMaxActions),
+                   rules_.turn_cap > 0};
+  pitch_ = rules_.pitch_cm * kUnitsPerCm;
+  const int board = rules_.board_cm * kUnitsPerCm;
+  // Base diameters in mm are radii in half-millimetre units.
+  const int david_radius = rules_.david_base_mm;
+  const int goliath_radius = rules_.goliath_base_mm;
+  sum_radii_ = david_radius + goliath_radius;
+  // Columns are centred on the board's middle line, so both figures can start at the middle of
+  // their border; rows start at each figure's own border.
+  david_cols_ = 2 * ((board / 2 - david_radius) / pitch_) + 1;
+  goliath_cols_ = 2 * ((board / 2 - goliath_radius) / pitch_) + 1;
+  david_rows_ = (board - 2 * david_radius) / pitch_ + 1;
+  goliath_rows_ = (board - 2 * goliath_radius) / pitch_ + 1;
+  if (std::max({david_cols_, goliath_cols_, david_rows_, goliath_rows_}) > 63) {
+    throw RulesError("duel rules: the lattice is too fine for this board (at most 63 points a side)");
+  }
+  // Contact tolerance: any annulus of width sqrt(2) * pitch contains a lattice point (the square
+  // lattice's covering radius is pitch / sqrt(2)), so contact is reachable from every direction.
+  contact_tolerance_ = static_cast<int>(std::ceil(std::sqrt(2.0) * pitch_));
+  contact2_ = static_cast<std::int64_t>(sum_radii_ + contact_tolerance_) *
+              (sum_radii_ + contact_tolerance_);
+  overlap2_ = static_cast<std::int64_t>(sum_radii_) * sum_radii_;
+
+  const int max_move = std::max({rules_.david_move, rules_.goliath_move_shield,
+                                 rules_.goliath_move_two_handed}) - 1;
+  const int reach_steps = max_move / rules_.pitch_cm;
+  for (int dy = -reach_steps; dy <= reach_steps; ++dy) {
+    for (int dx = -reach_steps; dx <= reach_steps; ++dx) {
+      if ((dx * dx + dy * dy) * rules_.pitch_cm * rules_.pitch_cm <= max_move * max_move) {
+        offsets_.push_back({static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy)});
+      }
+    }
+  }
+  std::stable_sort(offsets_.begin(), offsets_.end(), [](Offset a, Offset b) {
+    return a.dx * a.dx + a.dy * a.dy < b.dx * b.dx + b.dy * b.dy;
+  });
+  for (int cm = 0; cm <= 12; ++cm) {
+    offsets_within_[cm] = static_cast<int>(std::count_if(offsets_.begin(), offsets_.end(), [&](Offset o) {
+      return (o.dx * o.dx + o.dy * o.dy) * rules_.pitch_cm * rules_.pitch_cm <= cm * cm;
+    }));
+  }
+}
+
+DuelGame DuelGame::from_rules_json(std::string_view text) {
+  return DuelGame(rules_from_json(std::string(text)));
+}
+
+std::string DuelGame::rules_json() const { return rules_to_json(rules_); }
+
+int DuelGame::centre_x(Side side, int x) const {
+  const int half = (lattice_width(side) - 1) / 2;
+  return rules_.board_cm * kUnitsPerCm / 2 + (x - half) * pitch_;
+}
+
+int DuelGame::centre_y(Side side, int y) const {
+  if (side == kDavid) return rules_.david_base_mm + y * pitch_;
+  return rules_.board_cm * kUnitsPerCm - rules_.goliath_base_mm - y * pitch_;
+}
+
+std::int64_t DuelGame::centre_distance2(const State& s) const {
+  const std::int64_t dx = centre_x(kDavid, s.david_x) - centre_x(kGoliath, s.goliath_x);
+  const std::int64_t dy = centre_y(kDavid, s.david_y) - centre_y(kGoliath, s.goliath_y);
+  return dx * dx + dy * dy;
+}
+
+int DuelGame::distance_bands(const State& s) const {
+  const std::int64_t d2 = centre_distance2(s);
+  const std::int64_t band = static_cast<std::int64_t>(rules_.shooting_band_cm) * kUnitsPerCm;
+  int bands = 0;
+  while (true) {
+    const std::int64_t threshold = sum_radii_ + (bands + 1) * band;
+    if (d2 < threshold * threshold) return bands;
+    ++bands;
+  }
+}
+
+int DuelGame::shooting_capability(const State& s, Side shooter) const {
+  const int base = shooter == kDavid ? rules_.david_shooting : rules_.goliath_shooting;
+  return std::max(0, base - distance_bands(s));
+}
+
+double DuelGame::edge_distance_cm(const State& s) const {
+  return std::max(0.0, std::sqrt(static_cast<double>(centre_distance2(s))) - sum_radii_) /
+         kUnitsPerCm;
+}
+
+int DuelGame::protection(const State& s) const {
+  return s.has(kGoliathShield) ? rules_.protection_shield : rules_.protection_two_handed;
+}
+
+int DuelGame::combat_value(const State& s, Side side) const {
+  if (side == kDavid) return rules_.combat_david;
+  return s.has(kGoliathShield) ? rules_.combat_goliath_shield : rules_.combat_goliath_two_handed;
+}
+
+int DuelGame::move_base(const State& s, Side side) const {
+  if (side == kDavid) return rules_.david_move;
+  return s.has(kGoliathShield) ? rules_.goliath_move_shield : rules_.goliath_move_two_handed;
+}
+
+DuelState DuelGame::initial_state() const {
+  State s;
+  s.david_x = static_cast<std::uint8_t>((david_cols_ - 1) / 2);
+  s.david_y = 0;
+  s.goliath_x = static_cast<std::uint8_t>((goliath_cols_ - 1) / 2);
+  s.goliath_y = 0;
+  s.flags = kGoliathShield | kGoliathJavelin | (rules_.god_enabled ? kGodAvailable : 0);
+  s.phase = Phase::kRoll;
+  s.roll = Roll::kInitiative;
+  return s;
+}
+
+Player DuelGame::current_player(const State& s) const {
+  switch (s.phase) {
+    case Phase::kRoll:
+      return kChancePlayer;
+    case Phase::kGod:
+    case Phase::kTieFlee:
+      return kDavid;
+    case Phase::kDeclare:
+      return static_cast<Player>(s.actor);
+    case Phase::kDestination:
+      return static_cast<Player>(mover_of(s));
+    case Phase::kTerminal:
+      return kTerminalPlayer;
+  }
+  return kTerminalPlayer;
+}
+
+Returns DuelGame::returns(const State& s) const {
+  if (s.phase != Phase::kTerminal || s.winner == 2) return {0.0, 0.0};
+  return s.winner == kDavid ? Returns{1.0, -1.0} : Returns{-1.0, 1.0};
+}
+
+std::string_view DuelGame::end_reason(const State& s) const {
+  switch (s.end) {
+    case EndReason::kBeheaded:
+      return "beheaded";
+    case EndReason::kJavelin:
+      return "javelin";
+    case EndReason::kMelee:
+      return "melee";
+    case EndReason::kTurnCap:
+      return "turn cap";
+    case EndReason::kNone:
+      break;
+  }
+  return "not over";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chance nodes.
+
+void DuelGame::chance_outcomes(const State& s, ChanceList<DuelGame>& out) const {
+  out.clear();
+  if (s.phase != Phase::kRoll) return;
+  if (two_dice(s.roll) && s.rerolling == 0) {
+    for (int first = 1; first <= 6; ++first) {
+      for (int second = 1; second <= 6; ++second) {
+        out.push_back({act::dice_pair(first, second), 1.0 / 36.0});
+      }
+    }
+    return;
+  }
+  for (int face = 1; face <= 6; ++face) out.push_back({static_cast<Action>(face), 1.0 / 6.0});
+}
+
+void DuelGame::apply_chance(State& s, Action outcome) const {
+  if (s.phase != Phase::kRoll) throw IllegalActionError("not a chance node");
+  if (s.rerolling != 0) {
+    if (outcome < 1 || outcome > 6) throw IllegalActionError("a die shows 1 to 6");
+    s.dice[s.rerolling - 1] = static_cast<std::uint8_t>(outcome);
+    s.rerolling = 0;
+    dice_final(s);
+    return;
+  }
+  if (two_dice(s.roll)) {
+    const int first = static_cast<int>(outcome % 8), second = static_cast<int>(outcome / 8);
+    if (first < 1 || first > 6 || second < 1 || second > 6) {
+      throw IllegalActionError("not a pair of dice");
+    }
+    s.dice = {static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(second)};
+  } else {
+    if (outcome < 1 || outcome > 6) throw IllegalActionError("a die shows 1 to 6");
+    s.dice = {static_cast<std::uint8_t>(outcome), 0};
+  }
+  if (s.has(kGodAvailable)) {
+    s.phase = Phase::kGod;  // David sees the dice and may re-roll one before they take effect
+  } else {
+    dice_final(s);
+  }
+}
+
+void DuelGame::throw_dice(State& s, Roll roll) const {
+  s.phase = Phase::kRoll;
+  s.roll = roll;
+  s.dice = {0, 0};
+  s.rerolling = 0;
+}
+
+// Steps 1-13 of the rules, one per roll kind: the dice are final and take effect.
+void DuelGame::dice_final(State& s) const {
+  const int die = s.dice[0];
+  const int second = s.dice[1];
+  s.dice = {0, 0};
+  switch (s.roll) {
+    case Roll::kInitiative:
+      if (die == second) {
+        throw_dice(s, Roll::kInitiative);  // ties are rolled again
+      } else {
+        begin_turn(s, die > second ? kDavid : kGoliath);
+      }
+      return;
+    case Roll::kDavidMove:
+    case Roll::kFleeMove:
+      if (die == 6) {  // David trips (or slips while fleeing): no movement
+        end_turn(s);
+      } else {
+        s.allowance_cm = static_cast<std::uint8_t>(rules_.david_move - die);
+        s.phase = Phase::kDestination;
+      }
+      return;
+    case Roll::kGoliathMove:
+      s.allowance_cm = static_cast<std::uint8_t>(std::max(0, move_base(s, kGoliath) - die));
+      s.phase = Phase::kDestination;
+      return;
+    case Roll::kFleeTest:
+      if (die >= rules_.flee_min) {
+        throw_dice(s, Roll::kFleeMove);
+      } else {
+        end_turn(s);
+      }
+      return;
+    case Roll::kStoneToHit:
+      if (die <= shooting_capability(s, kDavid)) {
+        throw_dice(s, Roll::kStoneDamage);
+      } else {
+        end_turn(s);
+      }
+      return;
+    case Roll::kStoneDamage:
+      if (die > protection(s)) {
+        throw_dice(s, Roll::kStoneDaze);
+      } else {
+        end_turn(s);
+      }
+      return;
+    case Roll::kStoneDaze:
+      // "This roll is considered an action for Goliath": a stone-dazed Goliath loses his next turn.
+      if (die <= rules_.daze_max) s.flags |= kGoliathDazed | kGoliathSkipsTurn;
+      end_turn(s);
+      return;
+    case Roll::kSearch:
+      if (die >= rules_.search_min) s.flags |= kDavidHasStone;
+      end_turn(s);
+      return;
+    case Roll::kJavelin:
+      if (die <= shooting_capability(s, kGoliath)) {
+        finish(s, kGoliath, EndReason::kJavelin);
+      } else {
+        end_turn(s);
+      }
+      return;
+    case Roll::kMelee: {
+      const int david_total = die + combat_value(s, kDavid);
+      const int goliath_total = second + combat_value(s, kGoliath);
+      if (david_total < goliath_total) {
+        finish(s, kGoliath, EndReason::kMelee);
+      } else if (david_total > goliath_total) {
+        s.flags |= kGoliathDazed;
+        end_turn(s);
+      } else {
+        s.phase = Phase::kTieFlee;
+      }
+      return;
+    }
+    case Roll::kRecover:
+      if (die >= rules_.recover_min) s.flags &= static_cast<std::uint8_t>(~kGoliathDazed);
+      end_turn(s);
+      return;
+    case Roll::kNone:
+      break;
+  }
+  throw IllegalActionError("no roll to resolve");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Turns.
+
+void DuelGame::finish(State& s, Side winner, EndReason why) const {
+  s.phase = Phase::kTerminal;
+  s.winner = winner;
+  s.end = why;
+  s.roll = Roll::kNone;
+  s.dice = {0, 0};
+  s.allowance_cm = 0;
+}
+
+void DuelGame::begin_turn(State& s, Side side) const {
+  s.actor = side;
+  s.roll = Roll::kNone;
+  s.allowance_cm = 0;
+  if (rules_.turn_cap > 0 && s.turn >= rules_.turn_cap) {
+    s.phase = Phase::kTerminal;
+    s.winner = 2;
+    s.end = EndReason::kTurnCap;
+    return;
+  }
+  if (s.turn < 0xffff) ++s.turn;  // saturates: only a turn cap reads it, and caps are smaller
+  if (side == kDavid && s.has(kBeheadPending)) {
+    s.flags &= static_cast<std::uint8_t>(~kBeheadPending);
+    if (s.has(kGoliathDazed)) {
+      finish(s, kDavid, EndReason::kBeheaded);
+      return;
+    }
+  }
+  if (side == kGoliath && s.has(kGoliathSkipsTurn)) {
+    s.flags &= static_cast<std::uint8_t>(~kGoliathSkipsTurn);
+    begin_turn(s, kDavid);
+    return;
+  }
+  s.phase = Phase::kDeclare;
+}
+
+void DuelGame::end_turn(State& s) const { begin_turn(s, other(static_cast<Side>(s.actor))); }
+
+// ---------------------------------------------------------------------------------------------
+// Decisions.
+
+bool DuelGame::declaration_legal(const State& s, Action a) const {
+  const bool contact = in_contact(s);
+  if (s.actor == kDavid) {
+    switch (a) {
+      case act::kMove:
+        return !contact;  // in contact David must Flee
+      case act::kShoot:
+        return s.has(kDavidHasStone) && shooting_capability(s, kDavid) >= 1;
+      case act::kFight:
+      case act::kFlee:
+        return contact;
+      case act::kSearch:
+        return !s.has(kDavidHasStone);
+      case act::kBehead:
+        return contact && s.has(kGoliathDazed);
+      default:
+        return false;
+    }
+  }
+  if (s.has(kGoliathDazed)) return a == act::kRecover;  // a dazed Goliath can only try to recover
+  switch (a) {
+    case act::kMove:
+      return true;
+    case act::kShoot:
+      return s.has(kGoliathJavelin) && shooting_capability(s, kGoliath) >= 1;
+    case act::kFight:
+      return contact;
+    case act::kDropShield:
+      return s.has(kGoliathShield);
+    default:
+      return false;
+  }
+}
+
+bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int allowance_cm) const {
+  if (x < 0 || y < 0 || x >= lattice_width(mover) || y >= lattice_height(mover)) return false;
+  const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
+  const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+  const std::int64_t px = centre_x(mover, from_x), py = centre_y(mover, from_y);
+  const std::int64_t qx = centre_x(mover, x), qy = centre_y(mover, y);
+  const std::int64_t step2 = (qx - px) * (qx - px) + (qy - py) * (qy - py);
+  const std::int64_t allowance = static_cast<std::int64_t>(allowance_cm) * kUnitsPerCm;
+  if (step2 > allowance * allowance) return false;
+  if (step2 == 0) return true;  // staying put is moving zero
+  const Side still = other(mover);
+  const std::int64_t cx = centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
+  const std::int64_t cy = centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
+  // The destination may touch but not overlap the other base...
+  const std::int64_t end2 = (qx - cx) * (qx - cx) + (qy - cy) * (qy - cy);
+  if (end2 < overlap2_) return false;
+  // ...and the straight path may not pass through it: where the closest approach to the other
+  // centre lies inside the segment, the perpendicular distance must be at least the sum of radii.
+  const std::int64_t dot = (cx - px) * (qx - px) + (cy - py) * (qy - py);
+  if (dot > 0 && dot < step2) {
+    const std::int64_t cross = (qx - px) * (cy - py) - (qy - py) * (cx - px);
+    if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2_) * step2) return false;
+  }
+  return true;
+}
+
+void DuelGame::list_destinations(const State& s, ActionList<DuelGame>& out) const {
+  const Side mover = mover_of(s);
+  const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
+  const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+  const int count = offsets_within_[std::min<int>(s.allowance_cm, 12)];
+  for (int i = 0; i < count; ++i) {
+    const int x = from_x + offsets_[i].dx, y = from_y + offsets_[i].dy;
+    if (destination_legal(s, mover, x, y, s.allowance_cm)) out.push_back(act::destination(x, y));
+  }
+}
+
+void DuelGame::legal_actions(const State& s, ActionList<DuelGame>& out) const {
+  out.clear();
+  switch (s.phase) {
+    case Phase::kDeclare:
+      for (Action a = act::kMove; a <= act::kFlee; ++a) {
+        if (declaration_legal(s, a)) out.push_back(a);
+      }
+      return;
+    case Phase::kGod:
+      out.push_back(act::kAccept);
+      out.push_back(act::kRerollFirst);
+      if (two_dice(s.roll)) out.push_back(act::kRerollSecond);
+      return;
+    case Phase::kTieFlee:
+      out.push_back(act::kTieFlee);
+      out.push_back(act::kTieStay);
+      return;
+    case Phase::kDestination:
+      list_destinations(s, out);
+      return;
+    case Phase::kRoll:
+    case Phase::kTerminal:
+      return;
+  }
+}
+
+bool DuelGame::is_legal(const State& s, Action a) const {
+  switch (s.phase) {
+    case Phase::kDeclare:
+      return declaration_legal(s, a);
+    case Phase::kGod:
+      return a == act::kAccept || a == act::kRerollFirst ||
+             (a == act::kRerollSecond && two_dice(s.roll));
+    case Phase::kTieFlee:
+      return a == act::kTieFlee || a == act::kTieStay;
+    case Phase::kDestination:
+      return act::is_destination(a) &&
+             destination_legal(s, mover_of(s), act::destination_x(a), act::destination_y(a),
+                               s.allowance_cm);
+    case Phase::kRoll:
+    case Phase::kTerminal:
+      return false;
+  }
+  return false;
+}
+
+void DuelGame::place(State& s, Side mover, int x, int y) const {
+  if (mover == kDavid) {
+    s.david_x = static_cast<std::uint8_t>(x);
+    s.david_y = static_cast<std::uint8_t>(y);
+  } else {
+    s.goliath_x = static_cast<std::uint8_t>(x);
+    s.goliath_y = static_cast<std::uint8_t>(y);
+  }
+}
+
+void DuelGame::apply_action(State& s, Action a) const {
+  if (!is_legal(s, a)) {
+    if (s.phase == Phase::kRoll || s.phase == Phase::kTerminal) {
+      throw IllegalActionError("no decision is pending");
+    }
+    throw IllegalActionError("illegal action '" + action_to_string(s, a) + "'");
+  }
+  switch (s.phase) {
+    case Phase::kDeclare:
+      switch (a) {
+        case act::kMove:
+          throw_dice(s, s.actor == kDavid ? Roll::kDavidMove : Roll::kGoliathMove);
+          return;
+        case act::kShoot:
+          if (s.actor == kDavid) {
+            s.flags &= static_cast<std::uint8_t>(~kDavidHasStone);  // a thrown stone is used up
+            throw_dice(s, Roll::kStoneToHit);
+          } else {
+            s.flags &= static_cast<std::uint8_t>(~kGoliathJavelin);  // the javelin is thrown once
+            throw_dice(s, Roll::kJavelin);
+          }
+          return;
+        case act::kFight:
+          throw_dice(s, Roll::kMelee);
+          return;
+        case act::kDropShield:
+          // Taking the khopesh in both hands takes the turn, and an unused javelin is lost.
+          s.flags &= static_cast<std::uint8_t>(~(kGoliathShield | kGoliathJavelin));
+          end_turn(s);
+          return;
+        case act::kSearch:
+          throw_dice(s, Roll::kSearch);
+          return;
+        case act::kBehead:
+          s.flags |= kBeheadPending;
+          end_turn(s);
+          return;
+        case act::kRecover:
+          throw_dice(s, Roll::kRecover);
+          return;
+        case act::kFlee:
+          throw_dice(s, Roll::kFleeTest);
+          return;
+        default:
+          return;
+      }
+    case Phase::kGod:
+      if (a == act::kAccept) {
+        dice_final(s);
+      } else {
+        s.flags &= static_cast<std::uint8_t>(~kGodAvailable);
+        s.rerolling = static_cast<std::uint8_t>(a == act::kRerollFirst ? 1 : 2);
+        s.phase = Phase::kRoll;
+      }
+      return;
+    case Phase::kTieFlee:
+      if (a == act::kTieFlee) {
+        throw_dice(s, Roll::kFleeMove);  // the movement roll only, no 5-6 test
+      } else {
+        end_turn(s);
+      }
+      return;
+    case Phase::kDestination:
+      place(s, mover_of(s), act::destination_x(a), act::destination_y(a));
+      s.allowance_cm = 0;
+      end_turn(s);
+      return;
+    case Phase::kRoll:
+    case Phase::kTerminal:
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast sampling and the hooks used by search.
+
+Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
+  if (s.phase == Phase::kDestination) {
+    // Rejection sampling over the movement disc is uniform over the legal destinations; staying
+    // put is always legal, so a fallback listing is needed only in cramped positions.
+    const Side mover = mover_of(s);
+    const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
+    const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+    const auto count = static_cast<std::uint32_t>(offsets_within_[std::min<int>(s.allowance_cm, 12)]);
+    for (int attempt = 0; attempt < 32; ++attempt) {
+      const Offset o = offsets_[rng.uniform(count)];
+      const int x = from_x + o.dx, y = from_y + o.dy;
+      if (destination_legal(s, mover, x, y, s.allowance_cm)) return act::destination(x, y);
+    }
+  }
+  ActionList<DuelGame> actions;
+  legal_actions(s, actions);
+  return actions[rng.uniform(static_cast<std::uint32_t>(actions.size()))];
+}
+
+std::string DuelGame::outcome_to_string(const State& s, Action outcome) const {
+  if (two_dice(s.roll) && s.rerolling == 0) {
+    return "david " + std::to_string(outcome % 8) + " goliath " + std::to_string(outcome / 8);
+  }
+  return std::to_string(outcome);
+}
+
+std::string_view DuelGame::roll_name(Roll roll) {
+  switch (roll) {
+    case Roll::kNone: return "none";
+    case Roll::kInitiative: return "initiative";
+    case Roll::kDavidMove: return "david-move";
+    case Roll::kGoliathMove: return "goliath-move";
+    case Roll::kFleeTest: return "flee-test";
+    case Roll::kFleeMove: return "flee-move";
+    case Roll::kStoneToHit: return "stone-to-hit";
+    case Roll::kStoneDamage: return "stone-damage";
+    case Roll::kStoneDaze: return "stone-daze";
+    case Roll::kSearch: return "search";
+    case Roll::kJavelin: return "javelin";
+    case Roll::kMelee: return "melee";
+    case Roll::kRecover: return "recover";
+  }
+  return "none";
+}
+
+std::string DuelGame::action_to_string(const State& s, Action a) const {
+  if (s.phase == Phase::kRoll) return outcome_to_string(s, a);
+  if (s.phase == Phase::kDestination) {
+    if (!act::is_destination(a)) return "action#" + std::to_string(a);
+    const Side mover = mover_of(s);
+    return "to " + format_cm(centre_x(mover, act::destination_x(a))) + " " +
+           format_cm(centre_y(mover, act::destination_y(a)));
+  }
+  switch (a) {
+    case act::kMove: return "move";
+    case act::kShoot: return "shoot";
+    case act::kFight: return "fight";
+    case act::kDropShield: return "drop-shield";
+    case act::kSearch: return "search";
+    case act::kBehead: return "behead";
+    case act::kRecover: return "recover";
+    case act::kFlee: return "flee";
+    case act::kAccept: return "accept";
+    case act::kRerollFirst: return two_dice(s.roll) ? "reroll-david" : "reroll";
+    case act::kRerollSecond: return "reroll-goliath";
+    case act::kTieFlee: return "flee";
+    case act::kTieStay: return "stay";
+    default: return "action#" + std::to_string(a);
+  }
+}
+
+Action DuelGame::parse_action(const State& s, std::string_view raw) const {
+  const std::string text = lower_trim(raw);
+  if (s.phase == Phase::kRoll) {
+    int first = 0, second = 0;
+    if (two_dice(s.roll) && s.rerolling == 0 &&
+        std::sscanf(text.c_str(), "david %d goliath %d", &first, &second) == 2 && first >= 1 &&
+        first <= 6 && second >= 1 && second <= 6) {
+      return act::dice_pair(first, second);
+    }
+    if (text.size() == 1 && text[0] >= '1' && text[0] <= '6') return static_cast<Action>(text[0] - '0');
+    throw ParseError("'" + std::string(raw) + "' is not a die roll here");
+  }
+  if (s.phase == Phase::kDestination) {
+    std::string coordinates = text;
+    for (std::string_view prefix : {"to ", "move "}) {
+      if (coordinates.rfind(prefix, 0) == 0) coordinates = coordinates.substr(prefix.size());
+    }
+    double x_cm = 0, y_cm = 0;
+    char extra = 0;
+    if (std::sscanf(coordinates.c_str(), "%lf %lf %c", &x_cm, &y_cm, &extra) != 2) {
+      throw ParseError("'" + std::string(raw) + "': give a destination as 'to X Y' in cm");
+    }
+    const Side mover = mover_of(s);
+    for (int x = 0; x < lattice_width(mover); ++x) {
+      if (std::abs(centre_x(mover, x) - x_cm * kUnitsPerCm) > 0.05) continue;
+      for (int y = 0; y < lattice_height(mover); ++y) {
+        if (std::abs(centre_y(mover, y) - y_cm * kUnitsPerCm) <= 0.05) return act::destination(x, y);
+      }
+    }
+    throw ParseError("'" + std::string(raw) + "' is not a point of the movement lattice");
+  }
+  ActionList<DuelGame> actions;
+  legal_actions(s, actions);
+  for (Action a : actions) {
+    if (action_to_string(s, a) == text) return a;
+  }
+  // Known words that are not legal now parse, so the caller reports them as illegal moves.
+  static constexpr std::pair<std::string_view, Action> kWords[] = {
+      {"move", act::kMove},     {"shoot", act::kShoot},     {"fight", act::kFight},
+      {"drop-shield", act::kDropShield}, {"search", act::kSearch}, {"behead", act::kBehead},
+      {"recover", act::kRecover}, {"flee", act::kFlee},     {"accept", act::kAccept},
+      {"reroll", act::kRerollFirst}, {"reroll-david", act::kRerollFirst},
+      {"reroll-goliath", act::kRerollSecond}, {"stay", act::kTieStay}};
+  for (const auto& [word, a] : kWords) {
+    if (word == text) return a;
+  }
+  throw ParseError("unknown action '" + std::string(raw) + "'");
+}
+
+std::string DuelGame::state_to_string(const State& s) const {
+  // A scaled board: one character per centimetre across, one line per two centimetres.
+  const int cols = rules_.board_cm, rows = (rules_.board_cm + 1) / 2;
+  std::vector<std::string> grid(static_cast<std::size_t>(rows), std::string(static_cast<std::size_t>(cols), '.'));
+  auto mark = [&](Side side, int x, int y, char c) {
+    const int col = std::clamp(centre_x(side, x) / kUnitsPerCm, 0, cols - 1);
+    const int row = std::clamp((rules_.board_cm * kUnitsPerCm - centre_y(side, y)) / (2 * kUnitsPerCm), 0, rows - 1);
+    grid[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = c;
+  };
+  mark(kGoliath, s.goliath_x, s.goliath_y, 'G');
+  mark(kDavid, s.david_x, s.david_y, 'D');
+  std::ostringstream out;
+  out << "+" << std::string(static_cast<std::size_t>(cols), '-') << "+  north (Goliath's border)\n";
+  for (const auto& line : grid) out << "|" << line << "|\n";
+  out << "+" << std::string(static_cast<std::size_t>(cols), '-') << "+  south (David's border)\n";
+  char distance[64];
+  std::snprintf(distance, sizeof(distance), "%.2f", edge_distance_cm(s));
+  out << "David at (" << format_cm(centre_x(kDavid, s.david_x)) << ", "
+      << format_cm(centre_y(kDavid, s.david_y)) << ")  Goliath at ("
+      << format_cm(centre_x(kGoliath, s.goliath_x)) << ", "
+      << format_cm(centre_y(kGoliath, s.goliath_y)) << ")  distance " << distance << " cm"
+      << (in_contact(s) ? " (in contact)" : "") << "\n";
+  out << "David: shooting " << shooting_capability(s, kDavid) << ", "
+      << (s.has(kDavidHasStone) ? "has a stone" : "no stone") << ", God "
+      << (s.has(kGodAvailable) ? "available" : (rules_.god_enabled ? "used" : "disabled")) << "\n";
+  out << "Goliath: javelin " << (s.has(kGoliathJavelin) ? "ready" : "gone") << " (shooting "
+      << shooting_capability(s, kGoliath) << "), "
+      << (s.has(kGoliathShield) ? "shield" : "two-handed khopesh") << ", protection "
+      << protection(s) << ", combat " << combat_value(s, kGoliath)
+      << (s.has(kGoliathDazed) ? ", DAZED" : "") << (s.has(kGoliathSkipsTurn) ? " (loses his next turn)" : "")
+      << (s.has(kBeheadPending) ? ", David is beheading him" : "") << "\n";
+  out << "Turn " << s.turn << ": ";
+  switch (s.phase) {
+    case Phase::kRoll: out << "rolling for " << roll_name(s.roll); break;
+    case Phase::kGod: out << "David may invoke God on the " << roll_name(s.roll) << " roll"; break;
+    case Phase::kDeclare: out << (s.actor == kDavid ? "David" : "Goliath") << " declares an action"; break;
+    case Phase::kDestination:
+      out << (mover_of(s) == kDavid ? "David" : "Goliath") << " moves up to "
+          << static_cast<int>(s.allowance_cm) << " cm";
+      break;
+    case Phase::kTieFlee: out << "the melee is tied: David may flee at once"; break;
+    case Phase::kTerminal:
+      out << (s.winner == 2 ? "draw" : (s.winner == kDavid ? "David wins" : "Goliath wins")) << " ("
+          << end_reason(s) << ")";
+      break;
+  }
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace sling::duel

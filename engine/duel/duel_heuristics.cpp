@@ -1,0 +1,179 @@
+// The duel's rule-of-thumb policy, static evaluation and candidate destinations, used by the
+// `heuristic` agent, by rollouts and by search to keep movement branching small.
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/duel/duel.h"
+
+namespace sling::duel {
+
+namespace {
+
+constexpr Side mover_of(const DuelState& s) {
+  return s.roll == Roll::kGoliathMove ? kGoliath : kDavid;
+}
+
+// The state after moving `mover` to lattice (x, y); only positions change.
+DuelState moved(const DuelState& s, Side mover, int x, int y) {
+  DuelState t = s;
+  if (mover == kDavid) {
+    t.david_x = static_cast<std::uint8_t>(x);
+    t.david_y = static_cast<std::uint8_t>(y);
+  } else {
+    t.goliath_x = static_cast<std::uint8_t>(x);
+    t.goliath_y = static_cast<std::uint8_t>(y);
+  }
+  return t;
+}
+
+}  // namespace
+
+// David keeps just beyond the reach of Goliath's next move, as close as that allows (for his
+// sling), and away from the corners where he could be trapped; Goliath closes in.
+Action DuelGame::heuristic_action(const State& s, Rng& rng) const {
+  (void)rng;
+  const bool contact = in_contact(s);
+  switch (s.phase) {
+    case Phase::kGod: {
+      // Spend God only on a roll that would otherwise lose the game or waste a dazed Goliath.
+      const int die = s.dice[0], second = s.dice[1];
+      switch (s.roll) {
+        case Roll::kJavelin:
+          return die <= shooting_capability(s, kGoliath) ? act::kRerollFirst : act::kAccept;
+        case Roll::kMelee:
+          if (die + combat_value(s, kDavid) < second + combat_value(s, kGoliath)) {
+            return second >= 4 ? act::kRerollSecond : act::kRerollFirst;
+          }
+          return act::kAccept;
+        case Roll::kRecover:
+          return (die >= rules_.recover_min && s.has(kBeheadPending)) ? act::kRerollFirst
+                                                                      : act::kAccept;
+        default:
+          return act::kAccept;
+      }
+    }
+    case Phase::kTieFlee:
+      return act::kTieFlee;
+    case Phase::kDeclare:
+      if (s.actor == kDavid) {
+        if (contact) return s.has(kGoliathDazed) ? act::kBehead : act::kFlee;
+        if (s.has(kGoliathDazed)) {
+          return s.has(kDavidHasStone) && shooting_capability(s, kDavid) >= 4 ? act::kShoot
+                                                                              : act::kMove;
+        }
+        if (s.has(kDavidHasStone) && shooting_capability(s, kDavid) >= 3) return act::kShoot;
+        // Out of Goliath's reach, a missing stone is worth a turn; otherwise keep moving.
+        const double reach = move_base(s, kGoliath) - 1 + contact_tolerance_units() / 20.0;
+        if (!s.has(kDavidHasStone) && edge_distance_cm(s) > reach) return act::kSearch;
+        if (s.has(kDavidHasStone) && shooting_capability(s, kDavid) >= 2 &&
+            edge_distance_cm(s) > reach) {
+          return act::kShoot;
+        }
+        return act::kMove;
+      }
+      if (s.has(kGoliathDazed)) return act::kRecover;
+      if (contact) return act::kFight;
+      if (s.has(kGoliathJavelin) && shooting_capability(s, kGoliath) >= 2) return act::kShoot;
+      if (!s.has(kGoliathJavelin) && s.has(kGoliathShield) && edge_distance_cm(s) > 12.0) {
+        return act::kDropShield;
+      }
+      return act::kMove;
+    case Phase::kDestination: {
+      ActionList<DuelGame> actions;
+      legal_actions(s, actions);
+      const Side mover = mover_of(s);
+      Action best = actions[0];
+      double best_score = -1e18;
+      const double reach = move_base(s, kGoliath) - 1 + contact_tolerance_units() / 20.0 + 0.5;
+      const double half_board = rules_.board_cm / 2.0;
+      for (Action a : actions) {
+        const State t = moved(s, mover, act::destination_x(a), act::destination_y(a));
+        const double gap = edge_distance_cm(t);
+        double score;
+        if (mover == kGoliath || s.has(kGoliathDazed)) {
+          score = -gap;  // close in (David also closes on a dazed Goliath to behead him)
+        } else {
+          const double cx = centre_x(kDavid, t.david_x) / 20.0 - half_board;
+          const double cy = centre_y(kDavid, t.david_y) / 20.0 - half_board;
+          const double from_centre = std::sqrt(cx * cx + cy * cy);
+          score = -std::abs(gap - reach) - (gap < reach ? 10.0 : 0.0) - 0.3 * from_centre;
+        }
+        if (score > best_score) {
+          best_score = score;
+          best = a;
+        }
+      }
+      return best;
+    }
+    case Phase::kRoll:
+    case Phase::kTerminal:
+      break;
+  }
+  return kInvalidAction;
+}
+
+double DuelGame::evaluate(const State& s) const {
+  if (s.phase == Phase::kTerminal) return returns(s)[0];
+  // Rough value for David: Goliath is the favourite; a dazed Goliath, a stone in hand, God in
+  // reserve and a spent javelin all help David, contact with a fit Goliath is deadly.
+  double v = -0.5;
+  const bool contact = in_contact(s);
+  if (s.has(kGoliathDazed)) v += contact ? 0.6 : 0.35;
+  if (s.has(kBeheadPending)) v += 0.2;
+  if (s.has(kDavidHasStone)) v += 0.1;
+  if (s.has(kGodAvailable)) v += 0.1;
+  if (!s.has(kGoliathJavelin)) v += 0.1;
+  if (!s.has(kGoliathShield)) v -= 0.05;
+  if (contact && !s.has(kGoliathDazed)) v -= 0.25;
+  return std::clamp(v, -0.95, 0.95);
+}
+
+// In kDestination: staying, the point nearest the opponent, the point farthest from it, and the
+// farthest point in each of 16 compass sectors (ties broken by gap to the opponent).  What this
+// loses: fine adjustments of distance within a sector, which matter for the exact 5 cm shooting
+// bands; the exact solver does not use it.
+void DuelGame::candidate_actions(const State& s, ActionList<DuelGame>& out) const {
+  if (s.phase != Phase::kDestination) {
+    legal_actions(s, out);
+    return;
+  }
+  ActionList<DuelGame> all;
+  legal_actions(s, all);
+  out.clear();
+  const Side mover = mover_of(s);
+  const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
+  const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+  constexpr int kSectors = 16;
+  std::array<Action, kSectors> sector_best;
+  std::array<int, kSectors> sector_reach;
+  sector_best.fill(kInvalidAction);
+  sector_reach.fill(-1);
+  Action nearest = kInvalidAction, farthest = kInvalidAction, stay = kInvalidAction;
+  std::int64_t nearest_d2 = INT64_MAX, farthest_d2 = -1;
+  for (Action a : all) {
+    const int dx = act::destination_x(a) - from_x, dy = act::destination_y(a) - from_y;
+    const State t = moved(s, mover, act::destination_x(a), act::destination_y(a));
+    const std::int64_t d2 = centre_distance2(t);
+    if (d2 < nearest_d2) nearest_d2 = d2, nearest = a;
+    if (d2 > farthest_d2) farthest_d2 = d2, farthest = a;
+    if (dx == 0 && dy == 0) {
+      stay = a;
+      continue;
+    }
+    const double angle = std::atan2(static_cast<double>(dy), static_cast<double>(dx));
+    const int sector = static_cast<int>(std::floor((angle + M_PI) / (2 * M_PI) * kSectors)) % kSectors;
+    const int reach = dx * dx + dy * dy;
+    if (reach > sector_reach[sector]) sector_reach[sector] = reach, sector_best[sector] = a;
+  }
+  auto add = [&](Action a) {
+    if (a == kInvalidAction) return;
+    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  };
+  add(nearest);
+  add(farthest);
+  add(stay);
+  for (Action a : sector_best) add(a);
+}
+
+}  // namespace sling::duel
