@@ -80,30 +80,6 @@ bool parse_integer(std::string_view text, Integer& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-// Writes a file through a temporary and a rename, without fsync: a process killed at any moment
-// leaves either the old file or the whole new one (the kernel keeps completed writes), which is
-// what resuming needs; an fsync per game would cost more than a short game.
-void write_file_renamed(const std::string& path, std::string_view contents) {
-  const std::string temporary = path + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw FileFormatError("cannot write '" + temporary + "': " + std::strerror(errno));
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string reason = std::strerror(errno);
-      ::close(fd);
-      throw FileFormatError("cannot write '" + temporary + "': " + reason);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
-  }
-}
-
 // Appends a whole line with one write() call where possible, so that a killed process leaves at
 // worst one torn last line.
 void append_all(int fd, const std::string& text, const std::string& path) {
@@ -137,7 +113,80 @@ std::string single_line(std::string text) {
   return text;
 }
 
+constexpr std::string_view kRecordPrefix = "{\"game_id\":";
+constexpr std::string_view kRecordMiddle = ",\"record\":";
+
+// The game id of a records.jsonl line (without its line break), or -1 if the line is malformed.
+std::int64_t record_line_id(std::string_view line) {
+  if (!line.starts_with(kRecordPrefix) || !line.ends_with("}}")) return -1;
+  line.remove_prefix(kRecordPrefix.size());
+  const std::size_t middle = line.find(kRecordMiddle);
+  std::int64_t id = -1;
+  if (middle == std::string_view::npos || !parse_integer(line.substr(0, middle), id)) return -1;
+  return id;
+}
+
+// The lines of records.jsonl by game id.  A last line without its line break was cut off by an
+// interruption and is ignored; any other malformed line is reported by number.
+struct RecordLines {
+  std::map<std::int64_t, std::string_view> lines;  // without line breaks
+  std::vector<std::string> problems;
+};
+
+RecordLines split_record_lines(std::string_view text, std::int64_t total_games,
+                               const std::string& path) {
+  RecordLines result;
+  int line_number = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    ++line_number;
+    const std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) break;  // torn
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const std::int64_t id = record_line_id(line);
+    if (id < 0 || id >= total_games) {
+      result.problems.push_back(path + " line " + std::to_string(line_number) +
+                                ": not a game record line of this tournament");
+      continue;
+    }
+    result.lines[id] = line;  // a repeated id (a game replayed after a torn row) keeps the last
+  }
+  return result;
+}
+
 }  // namespace
+
+std::string record_line(std::int64_t game_id, const GameRecord& record) {
+  // The record's own JSON encoding, minified onto one line.
+  const std::string pretty = record_to_json(record);
+  rapidjson::StringStream in(pretty.c_str());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  rapidjson::Reader reader;
+  if (!reader.Parse(in, writer)) throw SlingError("cannot encode the record of a game");
+  std::string line(kRecordPrefix);
+  line += std::to_string(game_id);
+  line += kRecordMiddle;
+  line.append(buffer.GetString(), buffer.GetSize());
+  line += "}\n";
+  return line;
+}
+
+GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_id) {
+  const std::string path = (fs::path(out_dir) / "records.jsonl").string();
+  const std::string text = read_file(path);
+  const RecordLines records =
+      split_record_lines(text, std::numeric_limits<std::int64_t>::max(), path);
+  const auto it = records.lines.find(game_id);
+  if (it == records.lines.end()) {
+    throw FileFormatError("'" + path + "' has no record of game " + std::to_string(game_id));
+  }
+  std::string_view line = it->second;
+  line.remove_prefix(line.find(kRecordMiddle) + kRecordMiddle.size());
+  line.remove_suffix(1);  // the closing brace of the line's object
+  return record_from_text(line);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Configuration and schedule
@@ -464,19 +513,19 @@ TournamentStore::TournamentStore(const TournamentConfig& config, const SideNames
 
 TournamentStore::~TournamentStore() {
   if (games_fd_ >= 0) ::close(games_fd_);
+  if (records_fd_ >= 0) ::close(records_fd_);
   if (timing_fd_ >= 0) ::close(timing_fd_);
 }
 
 void TournamentStore::create_fresh() {
   const fs::path dir(options_.out_dir);
   std::error_code error;
-  fs::create_directories(dir / "records", error);
-  if (error) {
-    throw FileFormatError("cannot create '" + (dir / "records").string() + "': " + error.message());
-  }
+  fs::create_directories(dir, error);
+  if (error) throw FileFormatError("cannot create '" + dir.string() + "': " + error.message());
   // config.json comes first: a directory with it is recognised even if the run stops right here.
   write_file_atomic((dir / "config.json").string(), config_.to_json());
   write_file_atomic((dir / "games.csv").string(), games_csv_header(sides_) + "\n");
+  write_file_atomic((dir / "records.jsonl").string(), "");
   write_file_atomic((dir / "timing.csv").string(), "game_id,seconds\n");
 }
 
@@ -502,12 +551,18 @@ void TournamentStore::recover() {
            << " was cut off by an interrupted write; that game will be played again\n";
     }
   }
-  // A row counts only with its record (the record is written first, so this drops nothing a
+  // A row counts only with its record (the record is appended first, so this drops nothing a
   // normal interruption produces).
+  const std::string records_path = (dir / "records.jsonl").string();
+  const std::string records_text = fs::exists(records_path) ? read_file(records_path) : "";
+  const RecordLines records =
+      split_record_lines(records_text, schedule_.total_games(), records_path);
+  if (!records.problems.empty()) {
+    throw FileFormatError(records.problems.front() + "; the file is left unchanged");
+  }
   std::vector<GameRow> kept;
   for (GameRow& row : rows) {
-    const fs::path record = dir / "records" / (std::to_string(row.game_id) + ".json");
-    if (fs::exists(record)) {
+    if (records.lines.count(row.game_id)) {
       kept.push_back(std::move(row));
     } else if (options_.resume) {
       log_ << "tournament: game " << row.game_id << " has no record; it will be played again\n";
@@ -544,14 +599,14 @@ void TournamentStore::recover() {
       seconds_[id] = std::atof(line.c_str() + comma + 1);
     }
   }
-  // Leftovers of record writes cut off by the interruption.
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(dir / "records", error)) {
-    if (entry.path().extension() == ".tmp") fs::remove(entry.path(), error);
+  // Rewrite the logs clean (dropping torn last lines and records without rows) before appending.
+  std::string records_clean;
+  for (const GameRow& row : rows_) {
+    records_clean += records.lines.at(row.game_id);
+    records_clean += '\n';
+    last_record_id_ = row.game_id;
   }
-  fs::create_directories(dir / "records", error);
-
-  // Rewrite both logs clean (dropping a torn last line) before appending to them.
+  write_file_atomic(records_path, records_clean);
   std::string games_text = games_csv_header(sides_) + "\n";
   for (const GameRow& row : rows_) games_text += format_game_row(row, config_, sides_) + "\n";
   write_file_atomic(games_path, games_text);
@@ -565,8 +620,9 @@ void TournamentStore::recover() {
 void TournamentStore::open_appenders() {
   const fs::path dir(options_.out_dir);
   games_fd_ = ::open((dir / "games.csv").c_str(), O_WRONLY | O_APPEND);
+  records_fd_ = ::open((dir / "records.jsonl").c_str(), O_WRONLY | O_APPEND);
   timing_fd_ = ::open((dir / "timing.csv").c_str(), O_WRONLY | O_APPEND);
-  if (games_fd_ < 0 || timing_fd_ < 0) {
+  if (games_fd_ < 0 || records_fd_ < 0 || timing_fd_ < 0) {
     throw FileFormatError("cannot append to the logs in '" + options_.out_dir +
                           "': " + std::strerror(errno));
   }
@@ -585,16 +641,17 @@ std::int64_t TournamentStore::finished_games() const {
 }
 
 void TournamentStore::save(const GameRow& row, const GameRecord& record, double seconds) {
-  const fs::path record_path =
-      fs::path(options_.out_dir) / "records" / (std::to_string(row.game_id) + ".json");
-  write_file_renamed(record_path.string(), record_to_json(record));
+  const std::string record_text = record_line(row.game_id, record);
   const std::string line = format_game_row(row, config_, sides_) + "\n";
   const std::string timing = std::to_string(row.game_id) + "," + format("%.6f", seconds) + "\n";
 
   std::lock_guard<std::mutex> lock(mutex_);
+  append_all(records_fd_, record_text, options_.out_dir + "/records.jsonl");
   append_all(games_fd_, line, options_.out_dir + "/games.csv");
   append_all(timing_fd_, timing, options_.out_dir + "/timing.csv");
   rows_.push_back(row);
+  if (row.game_id < last_record_id_) records_in_order_ = false;
+  last_record_id_ = std::max(last_record_id_, row.game_id);
   seconds_[row.game_id] = seconds;
   finished_[static_cast<std::size_t>(row.game_id)] = 1;
   const double score0 = row.winner == 0 ? 1.0 : (row.winner == 1 ? 0.0 : 0.5);
@@ -639,10 +696,25 @@ std::vector<GameRow> TournamentStore::finish() {
     timing_text += std::to_string(id) + "," + format("%.6f", seconds) + "\n";
   }
   ::close(games_fd_);
+  ::close(records_fd_);
   ::close(timing_fd_);
-  games_fd_ = timing_fd_ = -1;
+  games_fd_ = records_fd_ = timing_fd_ = -1;
   write_file_atomic((dir / "games.csv").string(), games_text);
   write_file_atomic((dir / "timing.csv").string(), timing_text);
+  if (!records_in_order_) {
+    // Games finished out of order on several threads: sort the records by game id.
+    const std::string records_path = (dir / "records.jsonl").string();
+    const std::string text = read_file(records_path);
+    const RecordLines records = split_record_lines(text, schedule_.total_games(), records_path);
+    if (!records.problems.empty()) throw FileFormatError(records.problems.front());
+    std::string sorted;
+    sorted.reserve(text.size());
+    for (const auto& [id, line] : records.lines) {
+      sorted += line;
+      sorted += '\n';
+    }
+    write_file_atomic(records_path, sorted);
+  }
   return rows_;
 }
 

@@ -11,11 +11,13 @@
 // Rng(seed, pair).next(): a game depends on nothing but the configuration and its id.
 //
 // Files in the output directory (see docs/tournament.md):
-//   config.json   the configuration; a resumed run must match it exactly
-//   games.csv     one row a finished game, appended and flushed as games finish, rewritten in
-//                 game-id order at the end
-//   records/<id>.json   each game's record (engine/core/record.h), written before its row
-//   timing.csv    wall seconds per game: the one file that is not reproducible
+//   config.json    the configuration; a resumed run must match it exactly
+//   games.csv      one row a finished game, appended and flushed as games finish, rewritten in
+//                  game-id order at the end
+//   records.jsonl  one line a finished game, {"game_id": N, "record": R} with R a game record in
+//                  the JSON format of engine/core/record.h; appended before the game's row, sorted
+//                  by game id at the end (load_tournament_record reads one back)
+//   timing.csv     wall seconds per game: the one file that is not reproducible
 //   ratings.json, ratings.svg   the report
 // Every file but timing.csv is byte-identical for any thread count and after any resume.
 
@@ -184,11 +186,19 @@ class TournamentStore {
   std::vector<char> finished_;
   std::map<std::int64_t, double> seconds_;
   int games_fd_ = -1;
+  int records_fd_ = -1;
   int timing_fd_ = -1;
+  bool records_in_order_ = true;   // records.jsonl holds increasing game ids so far
+  std::int64_t last_record_id_ = -1;
   std::unique_ptr<Progress> progress_;
   std::vector<double> agent_score_;
   std::vector<int> agent_games_;
 };
+
+// One line of records.jsonl (with its line break).
+std::string record_line(std::int64_t game_id, const GameRecord& record);
+// Reads game `game_id`'s record from a tournament directory; throws FileFormatError if absent.
+GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_id);
 
 // Writes ratings.json and ratings.svg into the directory.
 void write_report_files(const std::string& out_dir, const TournamentReport& report);

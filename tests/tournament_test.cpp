@@ -227,13 +227,11 @@ TEST(Tournament, PairedGamesShareTheirDice) {
   // The first coin of both games in a pair is the same draw of the pair's dice stream.
   int differing_pairs = 0;
   for (int pair = 0; pair < 9; ++pair) {
-    const GameRecord a = load_record((dir / "records" / (std::to_string(2 * pair) + ".json")).string());
-    const GameRecord b =
-        load_record((dir / "records" / (std::to_string(2 * pair + 1) + ".json")).string());
+    const GameRecord a = load_tournament_record(dir.string(), 2 * pair);
+    const GameRecord b = load_tournament_record(dir.string(), 2 * pair + 1);
     EXPECT_EQ(a.seed, b.seed);
     EXPECT_EQ(a.history.at(0), b.history.at(0));
-    const GameRecord next =
-        load_record((dir / "records" / (std::to_string(2 * ((pair + 1) % 9)) + ".json")).string());
+    const GameRecord next = load_tournament_record(dir.string(), 2 * ((pair + 1) % 9));
     differing_pairs += next.history != a.history;
   }
   EXPECT_GT(differing_pairs, 0);
@@ -250,8 +248,7 @@ TEST(Tournament, RecordsReplayToTheLoggedResult) {
     std::vector<std::string> fields;
     std::string error;
     ASSERT_TRUE(parse_csv_line(rows[i], fields, error));
-    const GameRecord record =
-        load_record((dir / "records" / (fields[0] + ".json")).string());
+    const GameRecord record = load_tournament_record(dir.string(), std::stoll(fields[0]));
     const GuessRace::State final_state = replay(game, record);
     ASSERT_TRUE(game.is_terminal(final_state));
     const Returns r = game.returns(final_state);
@@ -267,7 +264,8 @@ TEST(Tournament, OutputsAreIdenticalForOneAndTwoThreads) {
   const TournamentReport a = run(test_config(), one, 1);
   const TournamentReport b = run(test_config(), two, 2);
   const auto files_one = reproducible_files(one), files_two = reproducible_files(two);
-  EXPECT_EQ(files_one.size(), 4u + 36u);  // config, games, ratings.json/.svg and the records
+  EXPECT_EQ(files_one.size(), 5u);  // config, games, records, ratings.json, ratings.svg
+  EXPECT_EQ(lines_of(files_one.at("records.jsonl")).size(), 36u);
   EXPECT_TRUE(files_one == files_two);
   EXPECT_EQ(report_table(a), report_table(b));
   EXPECT_TRUE(fs::exists(one / "timing.csv"));
@@ -298,7 +296,12 @@ TEST(Tournament, ResumeAfterTornAndMissingRowsGivesTheSameFiles) {
   }
   text += rows[25].substr(0, rows[25].size() / 2);  // torn: no line break
   write_text(broken / "games.csv", text);
-  write_text(broken / "records" / "30.json.tmp", "{ half a rec");  // an interrupted record write
+  // The records of games 0-23 are whole (some have no row), game 24's is cut off.
+  const auto records = lines_of(read_file((broken / "records.jsonl").string()));
+  std::string records_text;
+  for (int id = 0; id < 24; ++id) records_text += records[id] + "\n";
+  records_text += records[24].substr(0, 40);
+  write_text(broken / "records.jsonl", records_text);
 
   // Without --resume an unfinished directory is refused and left alone.
   EXPECT_THROW(run(config, broken, 1), OptionError);
