@@ -235,7 +235,46 @@ RatingFit fit_ratings(const std::vector<std::string>& names, const std::vector<R
   // 4. Shift to average zero over the agents that played, and carry the covariance through the
   // same linear map: y = A theta with y_k = x_k - mean(x) and the side term unchanged.
   gradient_and_information(theta, gradient, information);
-  const Matrix sigma = invert(information);
+  Matrix sigma = invert(information);
+  fit.intervals = IntervalMethod::kModel;
+  if (options.intervals == IntervalMethod::kClustered) {
+    // Sum each cluster's gradient contributions at the fit, then sandwich.
+    std::map<std::int64_t, std::vector<double>> cluster_scores;
+    std::int64_t solo = -1;
+    for (const RatedGame& game : games) {
+      const int a = compact[game.agent0], b = compact[game.agent1];
+      const double d = rating_of(theta, a) - rating_of(theta, b) + theta[h_index];
+      const double residual = game.score0 - sigmoid(d);
+      const std::int64_t key = game.cluster >= 0 ? game.cluster : std::int64_t{-2} - (++solo);
+      std::vector<double>& u = cluster_scores[key];
+      if (u.empty()) u.assign(m, 0.0);
+      if (a != 0) u[a - 1] += residual;
+      if (b != 0) u[b - 1] -= residual;
+      u[h_index] += residual;
+    }
+    const auto clusters = static_cast<double>(cluster_scores.size());
+    if (clusters > 2.0 * m) {
+      Matrix meat(m, std::vector<double>(m, 0.0));
+      for (const auto& [key, u] : cluster_scores) {
+        for (int i = 0; i < m; ++i) {
+          for (int j = 0; j < m; ++j) meat[i][j] += u[i] * u[j];
+        }
+      }
+      const double correction = clusters / (clusters - m);
+      Matrix sandwich(m, std::vector<double>(m, 0.0));
+      for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < m; ++j) {
+          double sum = 0;
+          for (int p = 0; p < m; ++p) {
+            for (int q = 0; q < m; ++q) sum += sigma[i][p] * meat[p][q] * sigma[q][j];
+          }
+          sandwich[i][j] = correction * sum;
+        }
+      }
+      sigma = std::move(sandwich);
+      fit.intervals = IntervalMethod::kClustered;
+    }
+  }
   Matrix map(active + 1, std::vector<double>(m, 0.0));
   for (int k = 0; k < active; ++k) {
     for (int p = 1; p < active; ++p) map[k][p - 1] = (k == p ? 1.0 : 0.0) - 1.0 / active;

@@ -10,11 +10,21 @@
 // would have infinite maximum-likelihood ratings, so the fit adds `prior_draws` virtual drawn games
 // between every pair of agents that met and `prior_draws` side-neutral virtual games for h (a weak
 // prior that pulls towards "equal"; BayesElo does the same).  The ratings are then shifted to average
-// zero.  Intervals come from the inverse Hessian (observed information): every rating, difference
-// and the side advantage is a linear function of the fitted parameters, so its standard error is
-// exact under the normal approximation.  The likelihood of superiority LOS(i, j) = Phi((r_i - r_j) /
-// se(r_i - r_j)) is the posterior probability that i is truly stronger than j.
+// zero.
+//
+// Intervals (normal approximation).  kModel: the inverse Hessian (observed information), which
+// assumes independent games with binomial scores.  kClustered: the sandwich H^-1 B H^-1 whose middle
+// B sums the score (gradient) contributions of each cluster of games, here the two games of a pair.
+// A tournament's pairs share their dice, which makes the two results of a pair dependent (luck
+// cancels between them); the model interval ignores that and is too wide for agent differences,
+// the clustered one measures the actual spread of the pair totals.  It is also right when draws make
+// the score variance smaller than the binomial one.  With K clusters and m parameters it is scaled by
+// K / (K - m) (the usual small-sample correction), and it falls back to kModel when K <= 2m.
+// Every rating, difference and the side advantage is a linear function of the fitted parameters, so
+// their standard errors follow exactly from the covariance.  The likelihood of superiority
+// LOS(i, j) = Phi((r_i - r_j) / se(r_i - r_j)) is the probability that i is truly stronger than j.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,11 +36,15 @@ struct RatedGame {
   int agent0 = 0;
   int agent1 = 0;
   double score0 = 0;
+  std::int64_t cluster = -1;  // games with the same cluster id are dependent (a pair); -1: alone
 };
+
+enum class IntervalMethod { kModel, kClustered };
 
 struct RatingOptions {
   double prior_draws = 1.0;   // virtual draws per pair of agents that met, and for the side term
   double confidence = 0.95;   // two-sided level of every interval
+  IntervalMethod intervals = IntervalMethod::kModel;
 };
 
 struct AgentRating {
@@ -52,6 +66,7 @@ struct RatingFit {
   // Covariance of the (average-zero) ratings in Elo^2; index n is the side advantage.
   std::vector<std::vector<double>> covariance;
   int iterations = 0;
+  IntervalMethod intervals = IntervalMethod::kModel;  // the method actually used
 
   double difference_stderr(int i, int j) const;
   // Probability that agent i is stronger than agent j (normal approximation).

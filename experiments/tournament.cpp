@@ -737,7 +737,7 @@ TournamentReport make_report(const TournamentConfig& config, const SideNames& si
   std::vector<RatedGame> rated;
   for (const GameRow& row : rows) {
     const double score0 = row.winner == 0 ? 1.0 : (row.winner == 1 ? 0.0 : 0.5);
-    rated.push_back({row.agent0, row.agent1, score0});
+    rated.push_back({row.agent0, row.agent1, score0, row.pair_id});
     points[row.agent0][row.agent1] += score0;
     points[row.agent1][row.agent0] += 1.0 - score0;
     ++report.games_between[row.agent0][row.agent1];
@@ -766,7 +766,7 @@ TournamentReport make_report(const TournamentConfig& config, const SideNames& si
       }
     }
   }
-  report.fit = fit_ratings(config.agents, rated);
+  report.fit = fit_ratings(config.agents, rated, {.intervals = IntervalMethod::kClustered});
   return report;
 }
 
@@ -812,7 +812,12 @@ std::string report_table(const TournamentReport& report) {
       << signed_elo(report.fit.side_advantage_ci_low) << ", "
       << signed_elo(report.fit.side_advantage_ci_high) << "] (" << report.sides[0] << " won "
       << report.side_wins[0] << ", " << report.sides[1] << " won " << report.side_wins[1]
-      << ", draws " << report.draws << ")\n\n";
+      << ", draws " << report.draws << ")\n";
+  out << "Intervals: 95%, "
+      << (report.fit.intervals == IntervalMethod::kClustered
+              ? "from the spread of the pair results (games of a pair share their dice)"
+              : "from the model (too few pairs for the pair-clustered interval)")
+      << "\n\n";
   out << "rank  " << pad("agent", name_width) << "   Elo   95% interval   games   score  "
       << pad(report.sides[0], 8, false) << " " << pad(report.sides[1], 8, false) << "\n";
   for (std::size_t r = 0; r < order.size(); ++r) {
@@ -863,6 +868,9 @@ std::string report_json(const TournamentReport& report) {
   out << "  \"side_advantage_elo\": " << json_number(report.fit.side_advantage_elo) << ",\n";
   out << "  \"side_advantage_ci95\": [" << json_number(report.fit.side_advantage_ci_low) << ", "
       << json_number(report.fit.side_advantage_ci_high) << "],\n";
+  out << "  \"intervals\": \""
+      << (report.fit.intervals == IntervalMethod::kClustered ? "pair-clustered" : "model")
+      << "\",\n";
   out << "  \"agents\": [\n";
   for (std::size_t r = 0; r < order.size(); ++r) {
     const int i = order[r];

@@ -80,6 +80,65 @@ TEST(Ratings, IntervalsCoverTheTruthAtTheirLevel) {
   EXPECT_GT(static_cast<double>(side_covered) / runs, 0.90);
 }
 
+// Pairs with common random numbers, as a tournament plays them: one uniform draw decides both
+// games of a pair (each agent plays each side once), so luck cancels within the pair.
+std::vector<RatedGame> simulate_pairs(const std::vector<double>& truth, double side_advantage,
+                                      int pairs_per_pairing, Rng& rng) {
+  std::vector<RatedGame> games;
+  const int n = static_cast<int>(truth.size());
+  std::int64_t pair = 0;
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      for (int k = 0; k < pairs_per_pairing; ++k, ++pair) {
+        const double u = rng.uniform01();
+        games.push_back({a, b, u < elo_to_score(truth[a] - truth[b] + side_advantage) ? 1.0 : 0.0,
+                         pair});
+        games.push_back({b, a, u < elo_to_score(truth[b] - truth[a] + side_advantage) ? 1.0 : 0.0,
+                         pair});
+      }
+    }
+  }
+  return games;
+}
+
+TEST(Ratings, ClusteredIntervalsCoverPairedResults) {
+  // 300 paired tournaments (20 pairs per pairing, 200 pairs) with a large side advantage, as in
+  // the duel.  The clustered intervals must cover at their level ([0.90, 0.99]: over 3.5 sd of a
+  // 300-run coverage, as above) and be narrower than the model's, which ignore the pairing.
+  Rng rng(14, 0);
+  const int runs = 300;
+  int covered = 0, total = 0, side_covered = 0;
+  double clustered_width = 0, model_width = 0;
+  for (int run = 0; run < runs; ++run) {
+    const auto games = simulate_pairs(kTruth, 250, 20, rng);
+    const RatingFit clustered =
+        fit_ratings(kNames, games, {.prior_draws = 0.0, .intervals = IntervalMethod::kClustered});
+    const RatingFit model = fit_ratings(kNames, games, {.prior_draws = 0.0});
+    ASSERT_EQ(clustered.intervals, IntervalMethod::kClustered);
+    for (int i = 0; i < 5; ++i) {
+      covered += clustered.agents[i].ci_low <= kTruth[i] && kTruth[i] <= clustered.agents[i].ci_high;
+      ++total;
+      clustered_width += clustered.agents[i].ci_high - clustered.agents[i].ci_low;
+      model_width += model.agents[i].ci_high - model.agents[i].ci_low;
+    }
+    side_covered += clustered.side_advantage_ci_low <= 250 && 250 <= clustered.side_advantage_ci_high;
+  }
+  const double coverage = static_cast<double>(covered) / total;
+  EXPECT_GT(coverage, 0.90);
+  EXPECT_LT(coverage, 0.99);
+  EXPECT_GT(static_cast<double>(side_covered) / runs, 0.90);
+  EXPECT_LT(clustered_width, 0.85 * model_width);
+}
+
+TEST(Ratings, ClusteredFallsBackToTheModelWithFewClusters) {
+  const std::vector<RatedGame> games = {{0, 1, 1.0, 0}, {1, 0, 0.0, 0}, {0, 1, 0.0, 1},
+                                        {1, 0, 1.0, 1}};
+  const RatingFit fit =
+      fit_ratings({"x", "y"}, games, {.intervals = IntervalMethod::kClustered});
+  EXPECT_EQ(fit.intervals, IntervalMethod::kModel);
+  EXPECT_TRUE(std::isfinite(fit.agents[0].stderr_elo));
+}
+
 TEST(Ratings, PerfectScoresStayFiniteWithThePrior) {
   // The strong agent wins every game: maximum likelihood alone would send it to infinity.
   std::vector<RatedGame> games;
