@@ -116,13 +116,13 @@ void run_harness(benchmark::State& st, const TournamentConfig& config, int threa
     options.out_dir = dir.string();
     options.threads = threads;
     std::ostringstream log;
-    const TournamentReport report = run_tournament<DuelGame>(game, config, options, log,
-                                                             make_bench_agent);
+    const TournamentReport report =
+        run_tournament<DuelGame>(game, config, options, log, make_bench_agent);
     games += report.games;
   }
   fs::remove_all(dir);
-  st.counters["games_per_s"] = benchmark::Counter(static_cast<double>(games),
-                                                  benchmark::Counter::kIsRate);
+  st.counters["games_per_s"] =
+      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
   st.counters["agents"] = has_mcts(game) ? 1 : 0;  // 1: mcts, 0: flat Monte Carlo
 }
 
@@ -141,21 +141,27 @@ void run_plain(benchmark::State& st, const TournamentConfig& config) {
       ++games;
     }
   }
-  st.counters["games_per_s"] = benchmark::Counter(static_cast<double>(games),
-                                                  benchmark::Counter::kIsRate);
+  st.counters["games_per_s"] =
+      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
 }
 
 void BM_TournamentSearchGames(benchmark::State& st) {
-  run_harness(st, search_config(DuelGame{}, 2, 4), static_cast<int>(st.range(0)));
+  run_harness(st, search_config(DuelGame{}, 2, 12), static_cast<int>(st.range(0)));
 }
-BENCHMARK(BM_TournamentSearchGames)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()
-    ->Iterations(3);
+BENCHMARK(BM_TournamentSearchGames)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 
 void BM_TournamentSearchGamesPlainLoop(benchmark::State& st) {
-  run_plain(st, search_config(DuelGame{}, 2, 4));
+  run_plain(st, search_config(DuelGame{}, 2, 12));
 }
-BENCHMARK(BM_TournamentSearchGamesPlainLoop)->Unit(benchmark::kMillisecond)->UseRealTime()
-    ->Iterations(3);
+BENCHMARK(BM_TournamentSearchGamesPlainLoop)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(2);
 
 // Short games (random agents, a fraction of a millisecond each): the harness's fixed cost per game
 // (a record file, a row, a timing line) is what this measures.

@@ -40,8 +40,8 @@ std::vector<std::string> default_agents(const G& game) {
     if (known) {
       available.push_back(name);
     } else {
-      std::cerr << "tournament: agent '" << name << "' is not available for "
-                << game.info().name << "; skipped\n";
+      std::cerr << "tournament: agent '" << name << "' is not available for " << game.info().name
+                << "; skipped\n";
     }
   }
   return available;
@@ -61,7 +61,7 @@ void run(const TournamentCommand& command, const G& game) {
   options.threads = command.threads;
   options.resume = command.resume;
   options.progress_interval_seconds = command.interval;
-  options.progress = command.quiet                  ? ProgressStyle::kNone
+  options.progress = command.quiet                ? ProgressStyle::kNone
                      : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
                                                   : ProgressStyle::kLines;
   const Schedule schedule(config);

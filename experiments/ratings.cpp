@@ -13,7 +13,9 @@ namespace {
 // Natural-log units per Elo point: P = sigmoid(kNaturalPerElo * elo_difference).
 const double kNaturalPerElo = std::log(10.0) / 400.0;
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double sigmoid(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
 
 using Matrix = std::vector<std::vector<double>>;
 
@@ -59,11 +61,17 @@ struct Cell {
 
 }  // namespace
 
-double elo_to_score(double elo_difference) { return sigmoid(kNaturalPerElo * elo_difference); }
+double elo_to_score(double elo_difference) {
+  return sigmoid(kNaturalPerElo * elo_difference);
+}
 
-double score_to_elo(double score) { return std::log(score / (1.0 - score)) / kNaturalPerElo; }
+double score_to_elo(double score) {
+  return std::log(score / (1.0 - score)) / kNaturalPerElo;
+}
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+double normal_cdf(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
+}
 
 double normal_quantile(double p) {
   if (!(p > 0.0 && p < 1.0)) throw SlingError("normal_quantile: p must be in (0, 1)");
@@ -177,8 +185,7 @@ RatingFit fit_ratings(const std::vector<std::string>& names, const std::vector<R
     gradient.assign(m, 0.0);
     information.assign(m, std::vector<double>(m, 0.0));
     auto add = [&](int index_a, int index_b, bool side, double weight, double score) {
-      const double d =
-          rating_of(t, index_a) - rating_of(t, index_b) + (side ? t[h_index] : 0.0);
+      const double d = rating_of(t, index_a) - rating_of(t, index_b) + (side ? t[h_index] : 0.0);
       const double p = sigmoid(d);
       const double g = score - weight * p;
       const double w = weight * p * (1.0 - p);

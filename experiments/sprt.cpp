@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/core/errors.h"

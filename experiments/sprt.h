@@ -2,11 +2,11 @@
 // The sequential probability ratio test for a two-agent match played in pairs.
 //
 // A match tests H0: "agent A is elo0 stronger than B" against H1: "A is elo1 stronger" (logistic
-// Elo, elo0 < elo1), with error rates alpha (accepting H1 when H0 holds) and beta (accepting H0 when
-// H1 holds).  Games come in pairs that share their dice (each agent plays each side once), so the
-// unit of evidence is the pair: A's total over the two games is one of 0, 0.5, 1, 1.5, 2 (the
-// pentanomial model).  Treating a pair as one observation keeps the correlation that the shared dice
-// create inside the pair, which a per-game (trinomial) model would ignore.
+// Elo, elo0 < elo1), with error rates alpha (accepting H1 when H0 holds) and beta (accepting H0
+// when H1 holds).  Games come in pairs that share their dice (each agent plays each side once), so
+// the unit of evidence is the pair: A's total over the two games is one of 0, 0.5, 1, 1.5, 2 (the
+// pentanomial model).  Treating a pair as one observation keeps the correlation that the shared
+// dice create inside the pair, which a per-game (trinomial) model would ignore.
 //
 // The log-likelihood ratio is the generalized one: under each hypothesis, the pentanomial
 // distribution closest to the observed frequencies (maximum likelihood) whose mean score is that

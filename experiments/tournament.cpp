@@ -261,12 +261,14 @@ std::string TournamentConfig::first_difference(const TournamentConfig& other) co
   };
   if (game != other.game) return "game " + game + " vs " + other.game;
   if (rules != other.rules) return "the rules differ";
-  if (agents != other.agents) return "agents [" + list(agents) + "] vs [" + list(other.agents) + "]";
+  if (agents != other.agents)
+    return "agents [" + list(agents) + "] vs [" + list(other.agents) + "]";
   if (pairs_per_pairing != other.pairs_per_pairing) {
     return "--games " + std::to_string(pairs_per_pairing) + " vs " +
            std::to_string(other.pairs_per_pairing);
   }
-  if (seed != other.seed) return "--seed " + std::to_string(seed) + " vs " + std::to_string(other.seed);
+  if (seed != other.seed)
+    return "--seed " + std::to_string(seed) + " vs " + std::to_string(other.seed);
   return "";
 }
 
@@ -294,8 +296,8 @@ ScheduledGame Schedule::game(std::int64_t game_id) const {
 // games.csv
 
 std::string games_csv_header(const SideNames& sides) {
-  return csv_line({"game_id", "pair_id", "seed", sides[0], sides[1], "winner", "end", "plies",
-                   "error"});
+  return csv_line(
+      {"game_id", "pair_id", "seed", sides[0], sides[1], "winner", "end", "plies", "error"});
 }
 
 std::string format_game_row(const GameRow& row, const TournamentConfig& config,
@@ -358,7 +360,8 @@ ParsedGamesCsv parse_games_csv(std::string_view text, const TournamentConfig& co
       problem("seed '" + fields[2] + "' does not match game " + fields[0]);
       continue;
     }
-    if (fields[3] != config.agents[expected.agent0] || fields[4] != config.agents[expected.agent1]) {
+    if (fields[3] != config.agents[expected.agent0] ||
+        fields[4] != config.agents[expected.agent1]) {
       problem("agents do not match the schedule of game " + fields[0]);
       continue;
     }
@@ -406,8 +409,13 @@ class Progress {
 
   Progress(std::ostream& out, ProgressStyle style, double interval, std::int64_t total,
            std::int64_t done)
-      : out_(out), style_(style), interval_(interval), total_(total), start_done_(done),
-        start_(Clock::now()), last_(start_) {}
+      : out_(out),
+        style_(style),
+        interval_(interval),
+        total_(total),
+        start_done_(done),
+        start_(Clock::now()),
+        last_(start_) {}
 
   void update(std::int64_t done, const std::string& leader) {
     if (style_ == ProgressStyle::kNone) return;
@@ -428,8 +436,8 @@ class Progress {
     if (style_ == ProgressStyle::kBar) {
       constexpr int kWidth = 24;
       const int filled = total_ > 0 ? static_cast<int>(kWidth * done / total_) : kWidth;
-      out_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] "
-           << text << "\x1b[K" << std::flush;
+      out_ << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] " << text
+           << "\x1b[K" << std::flush;
       drawn_ = true;
     } else {
       out_ << "tournament: " << text << '\n' << std::flush;
@@ -485,8 +493,9 @@ TournamentStore::TournamentStore(const TournamentConfig& config, const SideNames
                         "' exists and is not a tournament directory (no config.json); choose "
                         "another --out");
     }
-    if (options_.resume) log_ << "tournament: nothing to resume in '" << options_.out_dir
-                              << "'; starting a new tournament\n";
+    if (options_.resume)
+      log_ << "tournament: nothing to resume in '" << options_.out_dir
+           << "'; starting a new tournament\n";
     create_fresh();
   } else {
     const TournamentConfig existing =
@@ -507,8 +516,9 @@ TournamentStore::TournamentStore(const TournamentConfig& config, const SideNames
     ++agent_games_[row.agent0];
     ++agent_games_[row.agent1];
   }
-  progress_ = std::make_unique<Progress>(log_, options_.progress, options_.progress_interval_seconds,
-                                         schedule_.total_games(), finished_games());
+  progress_ =
+      std::make_unique<Progress>(log_, options_.progress, options_.progress_interval_seconds,
+                                 schedule_.total_games(), finished_games());
 }
 
 TournamentStore::~TournamentStore() {
@@ -541,9 +551,9 @@ void TournamentStore::recover() {
       if (parsed.problems.size() > 1) {
         message += " (and " + std::to_string(parsed.problems.size() - 1) + " more bad lines)";
       }
-      throw FileFormatError(message + "; the file is left unchanged with its " +
-                            std::to_string(parsed.rows.size()) +
-                            " valid rows: fix or delete the bad lines, then run again with --resume");
+      throw FileFormatError(
+          message + "; the file is left unchanged with its " + std::to_string(parsed.rows.size()) +
+          " valid rows: fix or delete the bad lines, then run again with --resume");
     }
     rows = parsed.rows;
     if (parsed.torn_tail && options_.resume) {
@@ -676,8 +686,8 @@ void TournamentStore::log_error(const GameRow& row) {
   const int side = row.winner == 0 ? 1 : 0;
   const std::string agent = config_.agents[side == 0 ? row.agent0 : row.agent1];
   progress_->message("tournament: game " + std::to_string(row.game_id) + ": agent '" + agent +
-                     "' (" + sides_[side] + ") failed and loses the game: " +
-                     single_line(row.error));
+                     "' (" + sides_[side] +
+                     ") failed and loses the game: " + single_line(row.error));
 }
 
 std::vector<GameRow> TournamentStore::finish() {
@@ -875,8 +885,8 @@ std::string report_json(const TournamentReport& report) {
   for (std::size_t r = 0; r < order.size(); ++r) {
     const int i = order[r];
     const AgentRating& a = report.fit.agents[i];
-    out << "    {\"name\": " << json_string(report.agents[i]) << ", \"elo\": "
-        << json_number(a.elo) << ", \"ci95_low\": " << json_number(a.ci_low)
+    out << "    {\"name\": " << json_string(report.agents[i]) << ", \"elo\": " << json_number(a.elo)
+        << ", \"ci95_low\": " << json_number(a.ci_low)
         << ", \"ci95_high\": " << json_number(a.ci_high) << ", \"games\": " << a.games
         << ", \"score\": " << json_number(a.games ? a.score / a.games : std::nan(""), "%.4f")
         << ", \"score_as_" << report.sides[0]
@@ -901,9 +911,9 @@ std::string report_json(const TournamentReport& report) {
     out << (r ? ", " : "") << json_string(report.agents[order[r]]);
   }
   out << "],\n";
-  matrix("score_matrix", [&](int i, int j) { return json_number(report.score_rate[i][j], "%.4f"); });
-  matrix("games_matrix",
-         [&](int i, int j) { return std::to_string(report.games_between[i][j]); });
+  matrix("score_matrix",
+         [&](int i, int j) { return json_number(report.score_rate[i][j], "%.4f"); });
+  matrix("games_matrix", [&](int i, int j) { return std::to_string(report.games_between[i][j]); });
   matrix("likelihood_of_superiority", [&](int i, int j) {
     return i == j ? std::string("null")
                   : json_number(report.fit.likelihood_of_superiority(i, j), "%.4f");

@@ -3,12 +3,12 @@
 // reproduced, resumed after any interruption (even kill -9), and rated.
 //
 // Schedule.  Every pair of agents (i < j) plays `pairs_per_pairing` pairs of games.  In a pair, i
-// plays side 0 in the first game and side 1 in the second; both games use the same game seed, so the
-// same dice stream (common random numbers): a lucky roll helps each agent once, and luck largely
-// cancels within the pair.  The games diverge once the agents choose differently; that is expected.
-// Pairs are numbered repetition-major (repetition 0 of every pairing, then repetition 1, ...), so a
-// run stopped early still covers every pairing evenly.  Game g belongs to pair g / 2 and its seed is
-// Rng(seed, pair).next(): a game depends on nothing but the configuration and its id.
+// plays side 0 in the first game and side 1 in the second; both games use the same game seed, so
+// the same dice stream (common random numbers): a lucky roll helps each agent once, and luck
+// largely cancels within the pair.  The games diverge once the agents choose differently; that is
+// expected. Pairs are numbered repetition-major (repetition 0 of every pairing, then repetition 1,
+// ...), so a run stopped early still covers every pairing evenly.  Game g belongs to pair g / 2 and
+// its seed is Rng(seed, pair).next(): a game depends on nothing but the configuration and its id.
 //
 // Files in the output directory (see docs/tournament.md):
 //   config.json    the configuration; a resumed run must match it exactly
@@ -85,8 +85,8 @@ struct GameRow {
   std::uint64_t seed = 0;
   int agent0 = 0;
   int agent1 = 0;
-  int winner = -1;    // side index, or -1 for a draw
-  std::string end;    // how the game ended (the game's end reason, "error", "ply limit")
+  int winner = -1;  // side index, or -1 for a draw
+  std::string end;  // how the game ended (the game's end reason, "error", "ply limit")
   int plies = 0;
   std::string error;  // the failing agent's message when end == "error"
 
@@ -120,8 +120,8 @@ struct TournamentReport {
   std::int64_t games = 0;
   std::int64_t total_games = 0;
   RatingFit fit;
-  std::vector<std::vector<double>> score_rate;  // [i][j]: i's score rate against j, or NaN
-  std::vector<std::vector<int>> games_between;  // [i][j]: games i played against j
+  std::vector<std::vector<double>> score_rate;         // [i][j]: i's score rate against j, or NaN
+  std::vector<std::vector<int>> games_between;         // [i][j]: games i played against j
   std::vector<std::array<double, 2>> side_score_rate;  // [i][side]: i's score rate on that side
   std::vector<std::array<int, 2>> side_games;
   std::map<std::string, std::int64_t> ends;  // by end reason
@@ -140,7 +140,7 @@ enum class ProgressStyle { kNone, kBar, kLines };
 
 struct TournamentOptions {
   std::string out_dir = "tournament-out";
-  int threads = 0;        // 0: every core
+  int threads = 0;  // 0: every core
   bool resume = false;
   ProgressStyle progress = ProgressStyle::kNone;
   double progress_interval_seconds = 10;  // for kLines
@@ -188,7 +188,7 @@ class TournamentStore {
   int games_fd_ = -1;
   int records_fd_ = -1;
   int timing_fd_ = -1;
-  bool records_in_order_ = true;   // records.jsonl holds increasing game ids so far
+  bool records_in_order_ = true;  // records.jsonl holds increasing game ids so far
   std::int64_t last_record_id_ = -1;
   std::unique_ptr<Progress> progress_;
   std::vector<double> agent_score_;
@@ -255,7 +255,8 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
         } catch (const std::exception& e) {
           // A failure outside act() (construction, new_game) still costs the failing side the game.
           result = GameResult{};
-          result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
+          result.record =
+              GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
           result.end_reason = "error";
           result.error = e.what();
           result.error_side = failing_side >= 0 ? failing_side : 0;

@@ -91,10 +91,10 @@ std::vector<RatedGame> simulate_pairs(const std::vector<double>& truth, double s
     for (int b = a + 1; b < n; ++b) {
       for (int k = 0; k < pairs_per_pairing; ++k, ++pair) {
         const double u = rng.uniform01();
-        games.push_back({a, b, u < elo_to_score(truth[a] - truth[b] + side_advantage) ? 1.0 : 0.0,
-                         pair});
-        games.push_back({b, a, u < elo_to_score(truth[b] - truth[a] + side_advantage) ? 1.0 : 0.0,
-                         pair});
+        games.push_back(
+            {a, b, u < elo_to_score(truth[a] - truth[b] + side_advantage) ? 1.0 : 0.0, pair});
+        games.push_back(
+            {b, a, u < elo_to_score(truth[b] - truth[a] + side_advantage) ? 1.0 : 0.0, pair});
       }
     }
   }
@@ -116,12 +116,14 @@ TEST(Ratings, ClusteredIntervalsCoverPairedResults) {
     const RatingFit model = fit_ratings(kNames, games, {.prior_draws = 0.0});
     ASSERT_EQ(clustered.intervals, IntervalMethod::kClustered);
     for (int i = 0; i < 5; ++i) {
-      covered += clustered.agents[i].ci_low <= kTruth[i] && kTruth[i] <= clustered.agents[i].ci_high;
+      covered +=
+          clustered.agents[i].ci_low <= kTruth[i] && kTruth[i] <= clustered.agents[i].ci_high;
       ++total;
       clustered_width += clustered.agents[i].ci_high - clustered.agents[i].ci_low;
       model_width += model.agents[i].ci_high - model.agents[i].ci_low;
     }
-    side_covered += clustered.side_advantage_ci_low <= 250 && 250 <= clustered.side_advantage_ci_high;
+    side_covered +=
+        clustered.side_advantage_ci_low <= 250 && 250 <= clustered.side_advantage_ci_high;
   }
   const double coverage = static_cast<double>(covered) / total;
   EXPECT_GT(coverage, 0.90);
@@ -131,10 +133,9 @@ TEST(Ratings, ClusteredIntervalsCoverPairedResults) {
 }
 
 TEST(Ratings, ClusteredFallsBackToTheModelWithFewClusters) {
-  const std::vector<RatedGame> games = {{0, 1, 1.0, 0}, {1, 0, 0.0, 0}, {0, 1, 0.0, 1},
-                                        {1, 0, 1.0, 1}};
-  const RatingFit fit =
-      fit_ratings({"x", "y"}, games, {.intervals = IntervalMethod::kClustered});
+  const std::vector<RatedGame> games = {
+      {0, 1, 1.0, 0}, {1, 0, 0.0, 0}, {0, 1, 0.0, 1}, {1, 0, 1.0, 1}};
+  const RatingFit fit = fit_ratings({"x", "y"}, games, {.intervals = IntervalMethod::kClustered});
   EXPECT_EQ(fit.intervals, IntervalMethod::kModel);
   EXPECT_TRUE(std::isfinite(fit.agents[0].stderr_elo));
 }

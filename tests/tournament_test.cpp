@@ -89,8 +89,8 @@ class GuessRace {
     return std::to_string(s.score[0]) + "-" + std::to_string(s.score[1]);
   }
   std::string rules_json() const {
-    return "{\"points\": " + std::to_string(points) + ", \"turn_cap\": " +
-           std::to_string(turn_cap) + "}";
+    return "{\"points\": " + std::to_string(points) +
+           ", \"turn_cap\": " + std::to_string(turn_cap) + "}";
   }
   static std::uint64_t hash(const State& s) { return hash_bytes(s); }
   static GuessRace from_rules_json(std::string_view) { return {}; }
