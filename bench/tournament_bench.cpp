@@ -8,6 +8,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <sstream>
 
@@ -106,7 +108,8 @@ TournamentConfig random_config(const DuelGame& game, int pairs) {
 
 void run_harness(benchmark::State& st, const TournamentConfig& config, int threads) {
   const DuelGame game;
-  const fs::path dir = fs::temp_directory_path() / "sling_tournament_bench";
+  const fs::path dir =
+      fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
   std::int64_t games = 0;
   for (auto _ : st) {
     st.PauseTiming();

@@ -75,7 +75,8 @@ std::map<std::string, std::string> reproducible_files(const fs::path& dir) {
 }
 
 TEST(TournamentCli, KilledRunResumesToTheSameFiles) {
-  const fs::path base = fs::temp_directory_path() / "sling_tournament_cli_test";
+  const fs::path base =
+      fs::temp_directory_path() / ("sling_tournament_cli_test_" + std::to_string(::getpid()));
   fs::remove_all(base);
   fs::create_directories(base);
   const fs::path reference = base / "reference", killed = base / "killed";

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -144,7 +146,9 @@ TournamentConfig test_config(int pairs = 6, std::uint64_t seed = 5) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("sling_tournament_test_" + name);
+  // The process id keeps concurrent test runs (ctest -j, other checkouts) apart.
+  const fs::path dir = fs::temp_directory_path() /
+                       ("sling_tournament_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }
