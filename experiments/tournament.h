@@ -230,10 +230,11 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
   // Workers pull the next game id from one counter, so games start in id order whatever the
   // thread count; each game builds fresh agents, so nothing carries over between games.
   std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(0, threads, [&](int) {
-      for (std::size_t index = next++; index < pending.size(); index = next++) {
+      for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
         const ScheduledGame scheduled = store.schedule().game(pending[index]);
         GameRow row;
         row.game_id = scheduled.game_id;
@@ -266,7 +267,12 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
         row.end = result.end_reason;
         row.plies = result.plies;
         row.error = result.error;
-        store.save(row, result.record, result.seconds);
+        try {
+          store.save(row, result.record, result.seconds);
+        } catch (...) {
+          failed = true;
+          throw;
+        }
         if (!row.error.empty()) store.log_error(row);
       }
     });
