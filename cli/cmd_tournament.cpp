@@ -27,6 +27,7 @@ struct TournamentCommand {
   std::string out = "tournament-out";
   bool resume = false;
   bool quiet = false;
+  bool isolate = false;
   double interval = 10;
 };
 
@@ -60,6 +61,7 @@ void run(const TournamentCommand& command, const G& game) {
   options.out_dir = command.out;
   options.threads = command.threads;
   options.resume = command.resume;
+  options.isolate = command.isolate;
   options.progress_interval_seconds = command.interval;
   options.progress = command.quiet                ? ProgressStyle::kNone
                      : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
@@ -95,6 +97,9 @@ const RegisterCommand kRegister(
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");
       sub.add_flag("--resume", command->resume,
                    "Continue the interrupted tournament in --out (same configuration)");
+      sub.add_flag("--isolate", command->isolate,
+                   "Play each game in its own process, so that an agent that crashes loses that "
+                   "game instead of ending the run");
       sub.add_flag("--quiet", command->quiet, "No progress output");
       sub.add_option("--progress-interval", command->interval,
                      "Seconds between progress lines when stderr is not a terminal")

@@ -145,6 +145,7 @@ struct TournamentOptions {
   ProgressStyle progress = ProgressStyle::kNone;
   double progress_interval_seconds = 10;  // for kLines
   int max_plies = 1'000'000;
+  bool isolate = false;  // one process per game: a crashing agent loses instead of ending the run
 };
 
 class Progress;
@@ -161,6 +162,8 @@ class TournamentStore {
 
   const Schedule& schedule() const { return schedule_; }
   std::vector<std::int64_t> pending_games() const;
+  // A row with the scheduled fields of the game filled in.
+  GameRow scheduled_row(std::int64_t game_id) const;
   std::int64_t finished_games() const;
 
   // Saves a finished game: its record first, then its row (so a row always has its record), then
@@ -207,8 +210,89 @@ void write_report_files(const std::string& out_dir, const TournamentReport& repo
 template <Game G>
 using AgentFactory = std::function<AgentPtr<G>(const G& game, const std::string& spec)>;
 
-// Plays every unfinished game of the tournament on `threads` threads, writes the report files and
-// returns the report.  Progress and agent errors go to `log`.
+// Isolation: with TournamentOptions::isolate every game runs in a child process, so that an agent
+// that crashes (a segmentation fault, an abort, a stack overflow) loses that game instead of ending
+// the run.  The child reports to the parent through a pipe: the side about to act, every action
+// applied (so a crashed game keeps its history), and finally the result.
+namespace isolation {
+
+void send_side(int fd, int side);
+void send_action(int fd, Action action);
+void send_result(int fd, const GameResult& result);
+
+// Plays the pending games `slots` at a time, each in a child process forked from this one, which
+// calls `play_in_child(row, fd)` and exits; saves each result (or the crash) in the store.
+void run_isolated(TournamentStore& store, const std::vector<std::int64_t>& pending, int slots,
+                  const std::string& game_name, const std::string& rules,
+                  const std::function<void(const GameRow& row, int fd)>& play_in_child);
+
+// Forwards to an agent and tells the parent process which side is acting and what was played.
+template <Game G>
+class ReportingAgent final : public Agent<G> {
+ public:
+  ReportingAgent(AgentPtr<G> inner, int side, int fd)
+      : inner_(std::move(inner)), side_(side), fd_(fd) {}
+  void new_game(std::uint64_t seed) override {
+    send_side(fd_, side_);
+    inner_->new_game(seed);
+  }
+  Action act(const typename G::State& state) override {
+    send_side(fd_, side_);
+    return inner_->act(state);
+  }
+  void observe(const typename G::State& before, Action applied) override {
+    if (side_ == 0) send_action(fd_, applied);  // once per action: side 0's copy reports it
+    send_side(fd_, side_);  // observe is agent code too: a crash in it is this side's
+    inner_->observe(before, applied);
+  }
+  Analysis last_analysis() const override { return inner_->last_analysis(); }
+  std::string spec() const override { return inner_->spec(); }
+
+ private:
+  AgentPtr<G> inner_;
+  int side_;
+  int fd_;
+};
+
+}  // namespace isolation
+
+// Plays one scheduled game.  An exception outside act() (building the agent, new_game) costs the
+// failing side the game, like one inside act() (play_game handles those).  With report_fd >= 0
+// the agents report to a parent process (isolation).
+template <Game G>
+GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
+                               const AgentFactory<G>& factory, const GameRow& row, int max_plies,
+                               int report_fd = -1) {
+  GameResult result;
+  AgentPtr<G> agents[2];
+  int failing_side = -1;
+  try {
+    for (int side = 0; side < 2; ++side) {
+      failing_side = side;
+      if (report_fd >= 0) isolation::send_side(report_fd, side);
+      agents[side] = factory(game, config.agents[side == 0 ? row.agent0 : row.agent1]);
+      if (report_fd >= 0) {
+        agents[side] = std::make_unique<isolation::ReportingAgent<G>>(std::move(agents[side]), side,
+                                                                      report_fd);
+      }
+      agents[side]->new_game(agent_seed(row.seed, side));
+    }
+    failing_side = -1;
+    result = play_game(game, *agents[0], *agents[1], row.seed, max_plies);
+  } catch (const std::exception& e) {
+    result = GameResult{};
+    result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
+    result.end_reason = "error";
+    result.error = e.what();
+    result.error_side = failing_side >= 0 ? failing_side : 0;
+    result.winner = 1 - result.error_side;
+  }
+  return result;
+}
+
+// Plays every unfinished game of the tournament on `threads` threads (or `threads` processes
+// with options.isolate), writes the report files and returns the report.  Progress and agent
+// errors go to `log`.
 template <Game G>
 TournamentReport run_tournament(const G& game, const TournamentConfig& config,
                                 const TournamentOptions& options, std::ostream& log,
@@ -227,56 +311,39 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
   const std::vector<std::int64_t> pending = store.pending_games();
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
 
-  // Workers pull the next game id from one counter, so games start in id order whatever the
-  // thread count; each game builds fresh agents, so nothing carries over between games.
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(0, threads, [&](int) {
-      for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
-        const ScheduledGame scheduled = store.schedule().game(pending[index]);
-        GameRow row;
-        row.game_id = scheduled.game_id;
-        row.pair_id = scheduled.pair_id;
-        row.seed = scheduled.seed;
-        row.agent0 = scheduled.agent0;
-        row.agent1 = scheduled.agent1;
-        GameResult result;
-        AgentPtr<G> agents[2];
-        int failing_side = -1;
-        try {
-          for (int side = 0; side < 2; ++side) {
-            failing_side = side;
-            agents[side] = factory(game, config.agents[side == 0 ? row.agent0 : row.agent1]);
-            agents[side]->new_game(agent_seed(row.seed, side));
+  if (options.isolate) {
+    isolation::run_isolated(
+        store, pending, threads, config.game, config.rules, [&](const GameRow& row, int fd) {
+          isolation::send_result(
+              fd, play_scheduled_game(game, config, factory, row, options.max_plies, fd));
+        });
+  } else {
+    // Workers pull the next game id from one counter, so games start in id order whatever the
+    // thread count; each game builds fresh agents, so nothing carries over between games.
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      tbb::parallel_for(0, threads, [&](int) {
+        for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
+          GameRow row = store.scheduled_row(pending[index]);
+          const GameResult result =
+              play_scheduled_game(game, config, factory, row, options.max_plies);
+          row.winner = result.winner;
+          row.end = result.end_reason;
+          row.plies = result.plies;
+          row.error = result.error;
+          try {
+            store.save(row, result.record, result.seconds);
+          } catch (...) {
+            failed = true;
+            throw;
           }
-          failing_side = -1;
-          result = play_game(game, *agents[0], *agents[1], row.seed, options.max_plies);
-        } catch (const std::exception& e) {
-          // A failure outside act() (construction, new_game) still costs the failing side the game.
-          result = GameResult{};
-          result.record =
-              GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
-          result.end_reason = "error";
-          result.error = e.what();
-          result.error_side = failing_side >= 0 ? failing_side : 0;
-          result.winner = 1 - result.error_side;
+          if (!row.error.empty()) store.log_error(row);
         }
-        row.winner = result.winner;
-        row.end = result.end_reason;
-        row.plies = result.plies;
-        row.error = result.error;
-        try {
-          store.save(row, result.record, result.seconds);
-        } catch (...) {
-          failed = true;
-          throw;
-        }
-        if (!row.error.empty()) store.log_error(row);
-      }
+      });
     });
-  });
+  }
   const std::vector<GameRow> rows = store.finish();
   TournamentReport report = make_report(config, sides, rows);
   write_report_files(options.out_dir, report);

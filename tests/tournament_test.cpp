@@ -99,17 +99,20 @@ class GuessRace {
 };
 static_assert(Game<GuessRace>);
 
-// Guesses right with probability `accuracy`; "throwing" fails on its second move.
+// Guesses right with probability `accuracy`; "throwing" throws on its second move, "crashing"
+// aborts the process there.
 class TestAgent final : public Agent<GuessRace> {
  public:
-  TestAgent(double accuracy, bool throws, std::string spec)
-      : accuracy_(accuracy), throws_(throws), spec_(std::move(spec)) {}
+  TestAgent(double accuracy, bool throws, std::string spec, bool crashes = false)
+      : accuracy_(accuracy), throws_(throws), crashes_(crashes), spec_(std::move(spec)) {}
   void new_game(std::uint64_t seed) override {
     rng_ = Rng(seed, 7);
     moves_ = 0;
   }
   Action act(const GuessRace::State& state) override {
-    if (throws_ && ++moves_ == 2) throw std::runtime_error("test agent failure");
+    ++moves_;
+    if (throws_ && moves_ == 2) throw std::runtime_error("test agent failure");
+    if (crashes_ && moves_ == 2) std::abort();
     return rng_.uniform01() < accuracy_ ? state.coin : 1u - state.coin;
   }
   std::string spec() const override { return spec_; }
@@ -117,6 +120,7 @@ class TestAgent final : public Agent<GuessRace> {
  private:
   double accuracy_;
   bool throws_;
+  bool crashes_;
   std::string spec_;
   Rng rng_;
   int moves_ = 0;
@@ -132,6 +136,7 @@ AgentPtr<GuessRace> make_test_agent(const GuessRace& game, const std::string& te
     return std::make_unique<TestAgent>(accuracy, false, text);
   }
   if (spec.name == "throwing") return std::make_unique<TestAgent>(0.5, true, text);
+  if (spec.name == "crashing") return std::make_unique<TestAgent>(0.5, false, text, true);
   return make_agent(game, text);
 }
 
@@ -155,11 +160,12 @@ fs::path fresh_dir(const std::string& name) {
 
 TournamentReport run(const TournamentConfig& config, const fs::path& dir, int threads,
                      bool resume = false, std::ostream* log = nullptr,
-                     std::atomic<int>* agents_built = nullptr) {
+                     std::atomic<int>* agents_built = nullptr, bool isolate = false) {
   TournamentOptions options;
   options.out_dir = dir.string();
   options.threads = threads;
   options.resume = resume;
+  options.isolate = isolate;
   std::ostringstream sink;
   const GuessRace game;
   return run_tournament<GuessRace>(game, config, options, log ? *log : sink,
@@ -403,6 +409,36 @@ TEST(Tournament, AFailingAgentLosesAndTheRunGoesOn) {
   const std::string games = read_file((dir / "games.csv").string());
   EXPECT_NE(games.find(",error,"), std::string::npos);
   EXPECT_NE(games.find("test agent failure"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Tournament, IsolatedGamesGiveTheSameFiles) {
+  const fs::path threaded = fresh_dir("threaded"), isolated = fresh_dir("isolated");
+  run(test_config(3), threaded, 2);
+  run(test_config(3), isolated, 2, false, nullptr, nullptr, /*isolate=*/true);
+  EXPECT_TRUE(reproducible_files(threaded) == reproducible_files(isolated));
+  fs::remove_all(threaded);
+  fs::remove_all(isolated);
+}
+
+TEST(Tournament, AnIsolatedCrashingAgentLosesAndTheRunGoesOn) {
+  const fs::path dir = fresh_dir("crash");
+  TournamentConfig config = test_config(2);
+  config.agents = {"oracle:accuracy=0.5", "crashing", "throwing"};
+  std::ostringstream log;
+  const TournamentReport report = run(config, dir, 2, false, &log, nullptr, /*isolate=*/true);
+  EXPECT_EQ(report.games, 12);
+  // Each failing agent fails on its second move in every game it plays (as above); when the two
+  // failing agents meet, the first to reach its second move fails, which is the side-0 agent.
+  EXPECT_EQ(report.errors, 12);
+  EXPECT_EQ(report.fit.agents[0].score, 8.0);
+  EXPECT_NE(log.str().find("agent 'crashing'"), std::string::npos) << log.str();
+  const std::string games = read_file((dir / "games.csv").string());
+  EXPECT_NE(games.find("agent crashed (Aborted)"), std::string::npos) << games;
+  // Game 0 (oracle first, crashing second) keeps its history up to the crash: three tosses and
+  // moves (oracle, crashing, oracle), then the toss before crashing's second move.
+  const GameRecord record = load_tournament_record(dir.string(), 0);
+  EXPECT_EQ(record.history.size(), 7u);
   fs::remove_all(dir);
 }
 
