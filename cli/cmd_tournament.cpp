@@ -2,6 +2,7 @@
 // [--resume]: a paired round robin played in parallel, logged to DIR, rated (docs/tournament.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -12,10 +13,11 @@
 namespace sling::cli {
 namespace {
 
-// The default field: every standard agent the game offers, weakest first.  Agents a game does not
-// (yet) have are skipped with a note.
-const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax", "mcts",
-                                                 "solver"};
+// The default field: every standard agent the game offers, weakest first, with search budgets
+// that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
+// Agents a game does not have are skipped with a note.
+const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
+                                                 "mcts:iterations=1000", "solver"};
 
 struct TournamentCommand {
   std::string game = "duel";
@@ -35,11 +37,12 @@ template <class G>
 std::vector<std::string> default_agents(const G& game) {
   std::vector<std::string> available;
   const auto catalogue = agent_catalogue(game);
-  for (const std::string& name : kDefaultAgents) {
+  for (const std::string& spec : kDefaultAgents) {
+    const std::string name = parse_agent_spec(spec).name;
     const bool known = std::any_of(catalogue.begin(), catalogue.end(),
                                    [&](const AgentInfo& info) { return info.name == name; });
     if (known) {
-      available.push_back(name);
+      available.push_back(spec);
     } else {
       std::cerr << "tournament: agent '" << name << "' is not available for " << game.info().name
                 << "; skipped\n";
@@ -56,6 +59,7 @@ void run(const TournamentCommand& command, const G& game) {
   config.agents = command.agents.empty() ? default_agents(game) : command.agents;
   config.pairs_per_pairing = command.pairs;
   config.seed = command.seed;
+  config.validate();
 
   TournamentOptions options;
   options.out_dir = command.out;
@@ -75,7 +79,8 @@ void run(const TournamentCommand& command, const G& game) {
   }
   const TournamentReport report = run_tournament(game, config, options, std::cerr);
   std::cout << report_table(report);
-  std::cout << "\nFiles: " << command.out << "/games.csv, ratings.json, ratings.svg, records/\n";
+  std::cout << "\nFiles in " << command.out
+            << ": games.csv, records.jsonl, ratings.json, ratings.svg, timing.csv\n";
 }
 
 const RegisterCommand kRegister(
@@ -85,8 +90,8 @@ const RegisterCommand kRegister(
       sub.add_option("game", command->game, "Game: duel (default), danelaw or pig");
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
-                     "Agent spec, once per agent (default: random, heuristic, expectimax, mcts, "
-                     "solver, those the game has)");
+                     "Agent spec, once per agent (default: random, heuristic, "
+                     "expectimax:nodes=10000, mcts:iterations=1000, solver: those the game has)");
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")
