@@ -17,7 +17,7 @@ namespace {
 // that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
 // Agents a game does not have are skipped with a note.
 const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
-                                                 "mcts:iterations=1000", "solver"};
+                                                 "mcts:iterations=2000", "solver"};
 
 struct TournamentCommand {
   std::string game = "duel";
@@ -91,7 +91,7 @@ const RegisterCommand kRegister(
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
                      "Agent spec, once per agent (default: random, heuristic, "
-                     "expectimax:nodes=10000, mcts:iterations=1000, solver: those the game has)");
+                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)");
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")

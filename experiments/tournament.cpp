@@ -1108,20 +1108,20 @@ std::string report_table(const TournamentReport& report) {
         << pad(percent(report.side_score_rate[i][1]), 8, false) << "\n";
   }
   out << "\nScore of the row agent against the column agent (both sides; draws count half):\n";
-  out << pad("", name_width + 2);
+  out << pad("", name_width + 5);
   for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
   out << "\n";
   for (std::size_t r = 0; r < order.size(); ++r) {
-    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 2);
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
     for (int c : order) out << pad(percent(report.score_rate[order[r]][c]), 7, false);
     out << "\n";
   }
   out << "\nLikelihood of superiority (row stronger than column):\n";
-  out << pad("", name_width + 2);
+  out << pad("", name_width + 5);
   for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
   out << "\n";
   for (std::size_t r = 0; r < order.size(); ++r) {
-    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 2);
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
     for (int c : order) {
       out << pad(order[r] == c ? "-" : percent(report.fit.likelihood_of_superiority(order[r], c)),
                  7, false);
