@@ -80,11 +80,10 @@ TEST(TournamentCli, KilledRunResumesToTheSameFiles) {
   fs::remove_all(base);
   fs::create_directories(base);
   const fs::path reference = base / "reference", killed = base / "killed";
-  // Two specs of the random agent ("random:" is the same agent spelled differently): fast games,
-  // so the run is long in games but short in time.  1,600 pairs = 3,200 games.
-  const std::vector<std::string> common = {"tournament", "duel",    "--agent", "random",
-                                           "--agent",    "random:", "--games", "1600",
-                                           "--seed",     "9",       "--quiet"};
+  // Fast agents, so the run is long in games but short in time: 1,600 pairs = 3,200 games.
+  const std::vector<std::string> common = {"tournament", "duel",      "--agent", "random",
+                                           "--agent",    "heuristic", "--games", "1600",
+                                           "--seed",     "9",         "--quiet"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> all = common;
     all.insert(all.end(), extra.begin(), extra.end());
