@@ -105,6 +105,13 @@ void Sprt::add_pair_result(double score_first, double score_second) {
   ++pairs_;
 }
 
+void Sprt::add_pair_winners(int winner_a_on_side0, int winner_a_on_side1) {
+  auto score = [](int winner, int side_of_a) {
+    return winner < 0 ? 0.5 : (winner == side_of_a ? 1.0 : 0.0);
+  };
+  add_pair_result(score(winner_a_on_side0, 0), score(winner_a_on_side1, 1));
+}
+
 double Sprt::llr() const {
   if (pairs_ == 0) return 0.0;
   std::array<double, 5> frequency{};

@@ -39,6 +39,9 @@ class Sprt {
 
   // Adds one finished pair: agent A's score in each of its two games (each 0, 0.5 or 1).
   void add_pair_result(double score_first, double score_second);
+  // The same from the winners (side index, -1 for a draw) of the pair's game where A played
+  // side 0 and of the one where A played side 1.
+  void add_pair_winners(int winner_a_on_side0, int winner_a_on_side1);
 
   SprtDecision status() const;
   double llr() const;

@@ -85,7 +85,11 @@ TEST(Sprt, BoundsAndCounts) {
   EXPECT_EQ(sprt.pentanomial()[0], 1);
   EXPECT_EQ(sprt.pairs(), 2);
   EXPECT_THROW(sprt.add_pair_result(0.3, 1), SlingError);
-  EXPECT_NE(sprt.summary().find("2 pairs"), std::string::npos);
+  sprt.add_pair_winners(0, 1);   // A won as side 0 and as side 1: 2 points
+  sprt.add_pair_winners(1, -1);  // lost as side 0, drew as side 1: half a point
+  EXPECT_EQ(sprt.pentanomial()[4], 1);
+  EXPECT_EQ(sprt.pentanomial()[1], 1);
+  EXPECT_NE(sprt.summary().find("4 pairs"), std::string::npos);
 }
 
 TEST(Sprt, ParsesParameters) {
