@@ -209,6 +209,8 @@ struct Ops {
     }
   }
   static double e(T v) { return v.e; }
+  // Does the choice between a (first) and b take b?  Used to record a fixed side's destinations.
+  static bool takes_second(T a, T b, bool david) { return david ? b.g > a.g : b.g < a.g; }
 };
 template <>
 struct Ops<Mode::kOptimal> {
@@ -216,6 +218,7 @@ struct Ops<Mode::kOptimal> {
   static T david(T a, T b) { return b > a ? b : a; }
   static T goliath(T a, T b) { return b < a ? b : a; }
   static double e(T v) { return v; }
+  static bool takes_second(T a, T b, bool david) { return david ? b > a : b < a; }
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -232,6 +235,16 @@ class TurnEvaluator {
                 T goliath_win)
       : geo_(geo), r_(geo.game.rules()), guide_(guide), eval_(eval), win_(david_win),
         lose_(goliath_win) {}
+
+  // Destination records (see DestinationMode): per (slot, pair) of the layer being swept, the
+  // offset index of the chosen destination for each allowance.
+  enum class Destinations : std::uint8_t { kFull, kRecord, kReplay };
+  void set_destinations(std::uint16_t* records, int layer, Destinations david, Destinations goliath) {
+    records_ = records;
+    records_layer_ = layer;
+    destinations_[kDavid] = david;
+    destinations_[kGoliath] = goliath;
+  }
 
   // No-God movement values of the current God layer (see fill_cache), or null.
   void set_cache(const T* cache, int layer) {
@@ -306,7 +319,33 @@ class TurnEvaluator {
     const std::size_t base = geo_.index.at(layer, slot, 0);
     const auto& offsets = geo_.offsets[kMover];
     const auto& within = geo_.within[kMover];
+    // Only the moves of the side whose turn it is, in the layer being swept, are recorded: the
+    // mover's state is then (slot, pair) of that layer.
+    const Destinations mode = (records_ != nullptr && layer == records_layer_ && actor == kMover)
+                                  ? destinations_[kMover]
+                                  : Destinations::kFull;
+    std::uint16_t* record =
+        mode == Destinations::kFull
+            ? nullptr
+            : records_ + (static_cast<std::size_t>(
+                              actor == kDavid ? DuelIndex::david_slot(f & kStone, f & kDazed)
+                                              : DuelIndex::goliath_slot(f & kStone, false, false)) *
+                              geo_.index.pairs() +
+                          pair) *
+                             13;
+    auto next_of = [&](int i) {
+      const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
+      const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
+      const std::size_t to = static_cast<std::size_t>(y * cols + x);
+      return kMover == kDavid ? goliath * static_cast<std::size_t>(np_david) + to
+                              : to * static_cast<std::size_t>(np_david) + david;
+    };
+    if (mode == Destinations::kReplay) {
+      for (int a = 0; a <= max_allowance; ++a) best[a] = read(base + next_of(record[a]));
+      return;
+    }
     T run{};
+    int chosen = 0;
     bool have = false;
     int i = 0;
     for (int a = 0; a <= max_allowance; ++a) {
@@ -320,19 +359,20 @@ class TurnEvaluator {
                              geo_.cy[kMover][static_cast<std::size_t>(y)], ox, oy)) {
           continue;
         }
-        const std::size_t to = static_cast<std::size_t>(y * cols + x);
-        const std::size_t next = kMover == kDavid ? goliath * static_cast<std::size_t>(np_david) + to
-                                                  : to * static_cast<std::size_t>(np_david) + david;
+        const std::size_t next = next_of(i);
         // The next side declares with the same flags (a mover never has a pending behead).
         const T v = read(base + next);
         if (!have) {
           run = v;
+          chosen = i;
           have = true;
         } else {
+          if (record != nullptr && O::takes_second(run, v, kMover == kDavid)) chosen = i;
           run = kMover == kDavid ? O::david(run, v) : O::goliath(run, v);
         }
       }
       best[a] = run;
+      if (record != nullptr) record[a] = static_cast<std::uint16_t>(chosen);
     }
   }
 
@@ -562,6 +602,9 @@ class TurnEvaluator {
   T win_, lose_;
   const T* cache_ = nullptr;
   int cache_layer_ = -1;
+  std::uint16_t* records_ = nullptr;
+  int records_layer_ = -1;
+  Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -586,7 +629,7 @@ constexpr std::array<std::array<int, 6>, 4> kGroups = {{{1, -1, -1, -1, -1, -1},
 
 template <Mode M>
 SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values, int layer,
-                  double continuation) {
+                  double continuation, bool monotone) {
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   for (const auto& group : kGroups) {
@@ -600,7 +643,8 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
               if (slot < 0) break;
               const std::size_t i = geo.index.at(layer, slot, p);
               const double old = values[i];
-              const double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p));
+              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p));
+              if (monotone) v = std::max(v, old);
               acc.max_change = std::max(acc.max_change, std::abs(v - old));
               acc.max_increase = std::max(acc.max_increase, v - old);
               values[i] = v;
@@ -652,6 +696,8 @@ struct PassOptions {
 // evaluation (a few ulps of values below 1).
 constexpr double kRoundingAllowance = 1e-15;
 
+constexpr int kFullSweepEvery = 4;
+
 // Runs one pass over every layer in order; returns per-layer reports.
 template <Mode M>
 void run_pass(const Geometry& geo, const double* guide, double* eval, typename Ops<M>::T win,
@@ -662,6 +708,7 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     const auto start = Clock::now();
     if (before_layer) before_layer(layer);
     TurnEvaluator<M> ev(geo, guide, eval, win, lose);
+    std::vector<std::uint16_t> records(geo.index.at(0, DuelIndex::kSlots, 0) * 13);
     std::vector<typename Ops<M>::T> cache;
     if (layer >= 3) {
       cache = fill_cache(geo, ev, layer);
@@ -673,14 +720,33 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     report.certified = !po.upper;
     // An upper pass that cannot certify within this many sweeps is retried with a larger margin.
     const int uncertified_limit = 400;
+    using D = typename TurnEvaluator<M>::Destinations;
     for (int s = 0; s < po.max_sweeps; ++s) {
-      const SweepResult r = sweep(geo, ev, eval, layer, po.continuation);
+      // Destinations: a side whose policy is fixed records its choices on the first sweep and
+      // replays them after.  In the solve pass David chooses afresh (and records) every
+      // kFullSweepEvery sweeps and replays his recorded destinations in between; the pass stops
+      // only on a full sweep.  Only David may replay there: a replayed choice is worth at most
+      // the best one, so with values never lowered (monotone) the iterates stay below the least
+      // fixed point and converge to it.  A replayed Goliath choice could lift them above it, to
+      // another fixed point of a game whose fixed points are not unique (play can cycle forever).
+      bool full = true;
+      if constexpr (M == Mode::kOptimal) {
+        full = s % kFullSweepEvery == 0;
+        ev.set_destinations(records.data(), layer, full ? D::kRecord : D::kReplay, D::kFull);
+      } else {
+        const D fixed = s == 0 ? D::kRecord : D::kReplay;
+        const bool david_fixed = M == Mode::kDavidFixed || M == Mode::kBothFixed;
+        const bool goliath_fixed = M == Mode::kGoliathFixed || M == Mode::kBothFixed;
+        ev.set_destinations(records.data(), layer, david_fixed ? fixed : D::kFull,
+                            goliath_fixed ? fixed : D::kFull);
+      }
+      const SweepResult r = sweep(geo, ev, eval, layer, po.continuation, M == Mode::kOptimal);
       ++report.sweeps;
       report.max_change.push_back(r.max_change);
       // The upper pass certifies once a whole sweep raised nothing (beyond rounding): then
       // T y <= y holds for the vector it leaves.
       if (po.upper && r.max_increase <= kRoundingAllowance) report.certified = true;
-      if (r.max_change <= po.tolerance && (!po.upper || report.certified)) break;
+      if (full && r.max_change <= po.tolerance && (!po.upper || report.certified)) break;
       if (po.upper && !report.certified && report.sweeps >= uncertified_limit) break;
     }
     report.seconds = seconds_since(start);
