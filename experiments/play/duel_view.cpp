@@ -412,7 +412,7 @@ std::string GameView<DuelGame>::explain_illegal(const Game& game, const State& s
                                      game.centre_y(mover, y) - game.centre_y(mover, fy)) /
                           DuelGame::kUnitsPerCm;
       if (step > s.allowance_cm) {
-        return "that is " + fixed(step, 2) + " cm away; the allowance is " +
+        return "that is " + format_cm(step) + " cm away; the allowance is " +
                std::to_string(s.allowance_cm) + " cm";
       }
       const State t = moved(s, mover, x, y);
