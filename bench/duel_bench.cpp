@@ -51,7 +51,8 @@ void BM_DuelLegalActions(benchmark::State& st) {
     benchmark::DoNotOptimize(actions.data());
   }
   st.SetItemsProcessed(st.iterations());
-  st.counters["actions_per_call"] = static_cast<double>(total) / static_cast<double>(st.iterations());
+  st.counters["actions_per_call"] =
+      static_cast<double>(total) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_DuelLegalActions);
 
@@ -89,7 +90,8 @@ void BM_DuelRandomPlayout(benchmark::State& st) {
     benchmark::DoNotOptimize(s);
   }
   st.SetItemsProcessed(st.iterations());
-  st.counters["plies_per_second"] = benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
+  st.counters["plies_per_second"] =
+      benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
   st.counters["plies_per_game"] = static_cast<double>(plies) / static_cast<double>(st.iterations());
 }
 BENCHMARK(BM_DuelRandomPlayout);

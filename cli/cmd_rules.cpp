@@ -13,16 +13,16 @@ struct RulesCommand {
   GameOptions options;
 };
 
-const RegisterCommand kRegister("rules", "Print a game's rules as JSON (defaults or a validated file)",
-                                [](CLI::App& sub) {
-  auto command = std::make_shared<RulesCommand>();
-  sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
-  add_game_options(sub, command->options);
-  sub.callback([command] {
-    with_game(command->game, command->options,
-              [](const auto& game) { std::cout << game.rules_json() << '\n'; });
-  });
-});
+const RegisterCommand kRegister(
+    "rules", "Print a game's rules as JSON (defaults or a validated file)", [](CLI::App& sub) {
+      auto command = std::make_shared<RulesCommand>();
+      sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
+      add_game_options(sub, command->options);
+      sub.callback([command] {
+        with_game(command->game, command->options,
+                  [](const auto& game) { std::cout << game.rules_json() << '\n'; });
+      });
+    });
 
 }  // namespace
 }  // namespace sling::cli

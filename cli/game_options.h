@@ -41,7 +41,8 @@ decltype(auto) with_game(const std::string& name, const GameOptions& options, F&
   };
   if (name == "duel") {
     if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
-    const duel::DuelGame game = in_file([&] { return duel::DuelGame::from_rules_json(rules_text(options)); });
+    const duel::DuelGame game =
+        in_file([&] { return duel::DuelGame::from_rules_json(rules_text(options)); });
     return body(game);
   }
   throw OptionError("unknown game '" + name + "' (valid games: " + kGameNames + ")");

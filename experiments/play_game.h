@@ -12,11 +12,11 @@
 namespace sling {
 
 struct GameResult {
-  int winner = -1;            // side index, or -1 for a draw
-  std::string end_reason;     // how the game ended (game-specific), or "error"
-  std::string error;          // the error message when an agent failed
-  int error_side = -1;        // the side whose agent failed
-  int plies = 0;              // decisions and chance outcomes applied
+  int winner = -1;         // side index, or -1 for a draw
+  std::string end_reason;  // how the game ended (game-specific), or "error"
+  std::string error;       // the error message when an agent failed
+  int error_side = -1;     // the side whose agent failed
+  int plies = 0;           // decisions and chance outcomes applied
   double seconds = 0;
   GameRecord record;
 };

@@ -7,9 +7,9 @@
 // It plays seeded random games and checks, at every ply: copies are equal with equal hashes, states
 // survive JSON and binary round trips, chance probabilities are positive and sum to 1, applying an
 // outcome is deterministic, every legal action prints and parses back to itself, an illegal action
-// is rejected with IllegalActionError; and at the end: zero-sum returns, and the game record (rules,
-// seed, history) survives its own round trip and replays to the identical final state.
-// A game may specialise ConformanceTraits to set the number of playouts.
+// is rejected with IllegalActionError; and at the end: zero-sum returns, and the game record
+// (rules, seed, history) survives its own round trip and replays to the identical final state. A
+// game may specialise ConformanceTraits to set the number of playouts.
 
 #include <gtest/gtest.h>
 
@@ -126,6 +126,7 @@ TYPED_TEST_P(Conformance, RulesRoundTripAndMetadata) {
   EXPECT_THROW(G::from_rules_json(R"({"no_such_rule": 1})"), RulesError);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Conformance, RandomPlayoutsKeepEveryInvariant, RulesRoundTripAndMetadata);
+REGISTER_TYPED_TEST_SUITE_P(Conformance, RandomPlayoutsKeepEveryInvariant,
+                            RulesRoundTripAndMetadata);
 
 }  // namespace sling::testing

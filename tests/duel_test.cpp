@@ -162,7 +162,8 @@ TEST(DuelBoard, BasesStayOnTheBoardAndNeverOverlapInRandomPlay) {
     DuelState s = game.initial_state();
     while (!game.is_terminal(s)) {
       const int dx = game.centre_x(kDavid, s.david_x), dy = game.centre_y(kDavid, s.david_y);
-      const int gx = game.centre_x(kGoliath, s.goliath_x), gy = game.centre_y(kGoliath, s.goliath_y);
+      const int gx = game.centre_x(kGoliath, s.goliath_x),
+                gy = game.centre_y(kGoliath, s.goliath_y);
       ASSERT_GE(dx - 25, 0);
       ASSERT_LE(dx + 25, 600);
       ASSERT_GE(dy - 25, 0);
@@ -195,7 +196,8 @@ TEST(DuelBoard, ContactIsReachableFromEveryDirection) {
         t.david_x = static_cast<std::uint8_t>(x);
         t.david_y = static_cast<std::uint8_t>(y);
         if (game.centre_distance2(t) < 65 * 65 || !game.in_contact(t)) continue;
-        const double angle = std::atan2(game.centre_y(kDavid, y) - gy, game.centre_x(kDavid, x) - gx);
+        const double angle =
+            std::atan2(game.centre_y(kDavid, y) - gy, game.centre_x(kDavid, x) - gx);
         double diff = std::abs(angle - degrees * M_PI / 180.0);
         diff = std::min(diff, 2 * M_PI - diff);
         found = diff <= 10 * M_PI / 180.0;
@@ -289,10 +291,12 @@ TEST(DuelMove, DavidMayNotMoveInContactButMustFlee) {
   EXPECT_TRUE(has_action(game, s, act::kFight));
   const DuelState g = position(game, 15, 10.25, 15, 14, kGoliath);
   EXPECT_TRUE(has_action(game, g, act::kMove));  // Goliath may step away
-  EXPECT_THROW({
-    DuelState t = s;
-    game.apply_action(t, act::kMove);
-  }, IllegalActionError);
+  EXPECT_THROW(
+      {
+        DuelState t = s;
+        game.apply_action(t, act::kMove);
+      },
+      IllegalActionError);
 }
 
 // --- Shooting --------------------------------------------------------------------------------
@@ -348,15 +352,17 @@ TEST(DuelShoot, AStoneFromTwelveCentimetresDazesAShieldedGoliathOneTimeInNine) {
   ASSERT_EQ(game.shooting_capability(s, kDavid), 3);
   game.apply_action(s, act::kShoot);
   EXPECT_FALSE(s.has(kDavidHasStone));  // the stone is used up when thrown
-  const double p = probability(game, s, [](const DuelState& t) { return turn_over(t, kDavid); },
-                               [](const DuelState& t) { return t.has(kGoliathDazed); });
+  const double p = probability(
+      game, s, [](const DuelState& t) { return turn_over(t, kDavid); },
+      [](const DuelState& t) { return t.has(kGoliathDazed); });
   EXPECT_NEAR(p, 3.0 / 6 * 2.0 / 6 * 4.0 / 6, 1e-12);
   // Two-handed, the protection is 3: damage on 4-6.
   DuelState t = position(game, 15, 28 - 3 - 12, 15, 28, kDavid, kDavidHasStone);
   t.flags &= static_cast<std::uint8_t>(~kGoliathShield);
   game.apply_action(t, act::kShoot);
-  EXPECT_NEAR(probability(game, t, [](const DuelState& u) { return turn_over(u, kDavid); },
-                          [](const DuelState& u) { return u.has(kGoliathDazed); }),
+  EXPECT_NEAR(probability(
+                  game, t, [](const DuelState& u) { return turn_over(u, kDavid); },
+                  [](const DuelState& u) { return u.has(kGoliathDazed); }),
               3.0 / 6 * 3.0 / 6 * 4.0 / 6, 1e-12);
 }
 
@@ -403,8 +409,9 @@ TEST(DuelSearch, AStoneIsFoundOnThreeToSix) {
   const DuelGame game = game_without_god();
   DuelState s = position(game, 15, 1.25, 15, 28);
   game.apply_action(s, act::kSearch);
-  EXPECT_NEAR(probability(game, s, [](const DuelState& t) { return turn_over(t, kDavid); },
-                          [](const DuelState& t) { return t.has(kDavidHasStone); }),
+  EXPECT_NEAR(probability(
+                  game, s, [](const DuelState& t) { return turn_over(t, kDavid); },
+                  [](const DuelState& t) { return t.has(kDavidHasStone); }),
               4.0 / 6, 1e-12);
 }
 
@@ -417,8 +424,9 @@ TEST(DuelJavelin, AHitKillsDavidAndTheJavelinIsThrownOnce) {
   EXPECT_TRUE(has_action(game, s, act::kShoot));
   game.apply_action(s, act::kShoot);
   EXPECT_FALSE(s.has(kGoliathJavelin));
-  EXPECT_NEAR(probability(game, s, [](const DuelState& t) { return turn_over(t, kGoliath); },
-                          [](const DuelState& t) { return t.end == EndReason::kJavelin; }),
+  EXPECT_NEAR(probability(
+                  game, s, [](const DuelState& t) { return turn_over(t, kGoliath); },
+                  [](const DuelState& t) { return t.end == EndReason::kJavelin; }),
               2.0 / 6, 1e-12);
   DuelState miss = s;
   roll(game, miss, 3);
@@ -456,10 +464,12 @@ TEST(DuelMelee, EachSideAddsItsCombatValueToADie) {
   // exactly 3 (3/36) and dies otherwise (30/36).
   EXPECT_NEAR(probability(game, s, stop, [](const DuelState& t) { return t.has(kGoliathDazed); }),
               3.0 / 36, 1e-12);
-  EXPECT_NEAR(probability(game, s, stop, [](const DuelState& t) { return t.phase == Phase::kTieFlee; }),
-              3.0 / 36, 1e-12);
-  EXPECT_NEAR(probability(game, s, stop, [](const DuelState& t) { return t.end == EndReason::kMelee; }),
-              30.0 / 36, 1e-12);
+  EXPECT_NEAR(
+      probability(game, s, stop, [](const DuelState& t) { return t.phase == Phase::kTieFlee; }),
+      3.0 / 36, 1e-12);
+  EXPECT_NEAR(
+      probability(game, s, stop, [](const DuelState& t) { return t.end == EndReason::kMelee; }),
+      30.0 / 36, 1e-12);
 }
 
 TEST(DuelMelee, ATieLetsDavidFleeAtOnceWithoutTheTest) {
@@ -514,11 +524,15 @@ TEST(DuelFlee, FiveOrSixEscapesThenTheMovementRoll) {
   EXPECT_EQ(slip.actor, kGoliath);  // slips and stays
   roll(game, s, 3);
   EXPECT_EQ(s.allowance_cm, 9);
-  EXPECT_NEAR(probability(game, position(game, 15, 10.25, 15, 14),
-                          [](const DuelState& t) { return t.phase == Phase::kDestination || turn_over(t, kDavid); },
-                          [](const DuelState& t) { return t.phase == Phase::kDestination; },
-                          [](const DuelState& t) { return t.phase == Phase::kDeclare ? act::kFlee : act::kAccept; }),
-              2.0 / 6 * 5.0 / 6, 1e-12);
+  EXPECT_NEAR(
+      probability(
+          game, position(game, 15, 10.25, 15, 14),
+          [](const DuelState& t) { return t.phase == Phase::kDestination || turn_over(t, kDavid); },
+          [](const DuelState& t) { return t.phase == Phase::kDestination; },
+          [](const DuelState& t) {
+            return t.phase == Phase::kDeclare ? act::kFlee : act::kAccept;
+          }),
+      2.0 / 6 * 5.0 / 6, 1e-12);
 }
 
 TEST(DuelBehead, GoliathStillDazedWhenDavidsNextTurnComesIsBeheaded) {
@@ -544,15 +558,17 @@ TEST(DuelBehead, GoliathStillDazedWhenDavidsNextTurnComesIsBeheaded) {
 TEST(DuelBehead, NeedsContactWithADazedGoliath) {
   const DuelGame game;
   EXPECT_FALSE(has_action(game, position(game, 15, 10.25, 15, 14), act::kBehead));
-  EXPECT_FALSE(has_action(game, position(game, 15, 1.25, 15, 28, kDavid, kGoliathDazed), act::kBehead));
+  EXPECT_FALSE(
+      has_action(game, position(game, 15, 1.25, 15, 28, kDavid, kGoliathDazed), act::kBehead));
 }
 
 TEST(DuelRecover, FiveOrSixRecoversAndThenDavidActs) {
   const DuelGame game = game_without_god();
   DuelState s = position(game, 15, 1.25, 15, 28, kGoliath, kGoliathDazed);
   game.apply_action(s, act::kRecover);
-  EXPECT_NEAR(probability(game, s, [](const DuelState& t) { return turn_over(t, kGoliath); },
-                          [](const DuelState& t) { return !t.has(kGoliathDazed); }),
+  EXPECT_NEAR(probability(
+                  game, s, [](const DuelState& t) { return turn_over(t, kGoliath); },
+                  [](const DuelState& t) { return !t.has(kGoliathDazed); }),
               2.0 / 6, 1e-12);
   roll(game, s, 6);
   EXPECT_EQ(s.actor, kDavid);

@@ -1,7 +1,7 @@
 #pragma once
 // The game interface.  Every game is a class G (holding its immutable rules and precomputed tables)
-// with a small, trivially copyable G::State value.  Search, agents, tournaments and the terminal are
-// all templates over the `Game` concept below, so the hot paths never make a virtual call.
+// with a small, trivially copyable G::State value.  Search, agents, tournaments and the terminal
+// are all templates over the `Game` concept below, so the hot paths never make a virtual call.
 //
 // Chance is a pseudo-player (as in OpenSpiel): at a chance node the game lists its outcomes with
 // exact probabilities, and applying one is deterministic.  Decisions and chance outcomes share the
@@ -38,11 +38,11 @@ struct ChanceOutcome {
 using Returns = std::array<double, 2>;
 
 struct GameInfo {
-  std::string_view name;                     // command-line name, e.g. "duel"
-  std::array<std::string_view, 2> sides;     // side names, e.g. {"david", "goliath"}
-  int max_chance_outcomes;                   // bound of any chance list
-  int max_actions;                           // bound of any legal-action list
-  bool has_draws;                            // can a game end without a winner (e.g. a turn cap)
+  std::string_view name;                  // command-line name, e.g. "duel"
+  std::array<std::string_view, 2> sides;  // side names, e.g. {"david", "goliath"}
+  int max_chance_outcomes;                // bound of any chance list
+  int max_actions;                        // bound of any legal-action list
+  bool has_draws;                         // can a game end without a winner (e.g. a turn cap)
 };
 
 template <class G>
@@ -103,7 +103,8 @@ Action sample_chance(const G& game, const typename G::State& state, Rng& rng) {
 // Games whose legal-action set is large can draw a uniformly random legal action without listing
 // them all; others fall back to listing.
 template <class G>
-concept HasActionSampler = Game<G> && requires(const G& game, const typename G::State& s, Rng& rng) {
+concept HasActionSampler = Game<G> &&
+    requires(const G& game, const typename G::State& s, Rng& rng) {
   { game.sample_legal_action(s, rng) } -> std::same_as<Action>;
 };
 
@@ -165,8 +166,8 @@ concept HasEvaluator = Game<G> && requires(const G& g, const typename G::State& 
 // A reduced action set for search where the legal set is large (movement destinations).  It must
 // be non-empty and a subset of the legal actions; what it may lose is documented by each game.
 template <class G>
-concept HasCandidateActions = Game<G> && requires(const G& g, const typename G::State& s,
-                                                  ActionList<G>& out) {
+concept HasCandidateActions = Game<G> &&
+    requires(const G& g, const typename G::State& s, ActionList<G>& out) {
   { g.candidate_actions(s, out) } -> std::same_as<void>;
 };
 

@@ -51,8 +51,8 @@ void merge_checked(rapidjson::Value& base, const rapidjson::Value& overrides,
     const std::string key = path + it->name.GetString();
     auto target = base.FindMember(it->name);
     if (target == base.MemberEnd()) {
-      throw RulesError(std::string(what) + ": unknown key '" + key + "' (valid keys: " +
-                       valid_keys(base) + ")");
+      throw RulesError(std::string(what) + ": unknown key '" + key +
+                       "' (valid keys: " + valid_keys(base) + ")");
     }
     if (!same_kind(target->value, it->value)) {
       throw RulesError(std::string(what) + ": key '" + key + "' must be " +

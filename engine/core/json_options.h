@@ -1,8 +1,8 @@
 #pragma once
-// Options files (rules, maps, agent settings) are JSON read with cereal.  A file may give any subset
-// of the keys: the others keep their defaults.  An unknown key, or a value of the wrong kind, is an
-// error that names the key and lists the valid ones, because a silently ignored typo in a rules file
-// would make a whole experiment answer a different question.
+// Options files (rules, maps, agent settings) are JSON read with cereal.  A file may give any
+// subset of the keys: the others keep their defaults.  An unknown key, or a value of the wrong
+// kind, is an error that names the key and lists the valid ones, because a silently ignored typo in
+// a rules file would make a whole experiment answer a different question.
 
 #include <cereal/archives/json.hpp>  // must precede rapidjson: it makes rapidjson assertions throw
 

@@ -1,7 +1,7 @@
 #pragma once
 // Counter-based random source.  A stream is fully determined by (seed, stream id); draw n of a
-// stream is a pure function of (seed, stream, n).  Game i of any run uses stream i, so results never
-// depend on which thread played which game or in what order.
+// stream is a pure function of (seed, stream, n).  Game i of any run uses stream i, so results
+// never depend on which thread played which game or in what order.
 
 #include <cstdint>
 #include <limits>

@@ -59,12 +59,12 @@ void check_binary_layout(std::string_view bytes) {
     }
     take(static_cast<std::size_t>(length) * element_size);
   };
-  take_length(1);                 // format
-  take(sizeof(int));              // version
-  take_length(1);                 // game
-  take_length(1);                 // rules
-  take(sizeof(std::uint64_t));    // seed
-  take_length(sizeof(Action));    // history
+  take_length(1);               // format
+  take(sizeof(int));            // version
+  take_length(1);               // game
+  take_length(1);               // rules
+  take(sizeof(std::uint64_t));  // seed
+  take_length(sizeof(Action));  // history
   if (at != bytes.size()) throw FileFormatError("trailing bytes after the game record");
 }
 

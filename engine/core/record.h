@@ -15,10 +15,10 @@ namespace sling {
 struct GameRecord {
   static constexpr int kFormatVersion = 1;
 
-  std::string game;              // GameInfo::name
-  std::string rules;             // the game's rules as JSON text
-  std::uint64_t seed = 0;        // the seed the chance outcomes were drawn from (informative)
-  std::vector<Action> history;   // decisions and chance outcomes, in order
+  std::string game;             // GameInfo::name
+  std::string rules;            // the game's rules as JSON text
+  std::uint64_t seed = 0;       // the seed the chance outcomes were drawn from (informative)
+  std::vector<Action> history;  // decisions and chance outcomes, in order
 
   bool operator==(const GameRecord&) const = default;
 };

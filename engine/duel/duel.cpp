@@ -11,9 +11,13 @@ namespace sling::duel {
 
 namespace {
 
-constexpr Side other(Side side) { return side == kDavid ? kGoliath : kDavid; }
+constexpr Side other(Side side) {
+  return side == kDavid ? kGoliath : kDavid;
+}
 
-constexpr bool two_dice(Roll roll) { return roll == Roll::kInitiative || roll == Roll::kMelee; }
+constexpr bool two_dice(Roll roll) {
+  return roll == Roll::kInitiative || roll == Roll::kMelee;
+}
 
 // Who moves during kDestination: the roll that granted the allowance says.
 constexpr Side mover_of(const DuelState& s) {
@@ -43,8 +47,8 @@ std::string lower_trim(std::string_view text) {
 
 DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
   rules_.validate();
-  info_ = GameInfo{"duel", {"david", "goliath"}, 36, static_cast<int>(kMaxActions),
-                   rules_.turn_cap > 0};
+  info_ = GameInfo{
+      "duel", {"david", "goliath"}, 36, static_cast<int>(kMaxActions), rules_.turn_cap > 0};
   pitch_ = rules_.pitch_cm * kUnitsPerCm;
   const int board = rules_.board_cm * kUnitsPerCm;
   // Base diameters in mm are radii in half-millimetre units.
@@ -58,7 +62,8 @@ DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
   david_rows_ = (board - 2 * david_radius) / pitch_ + 1;
   goliath_rows_ = (board - 2 * goliath_radius) / pitch_ + 1;
   if (std::max({david_cols_, goliath_cols_, david_rows_, goliath_rows_}) > 63) {
-    throw RulesError("duel rules: the lattice is too fine for this board (at most 63 points a side)");
+    throw RulesError(
+        "duel rules: the lattice is too fine for this board (at most 63 points a side)");
   }
   // Contact tolerance: any annulus of width sqrt(2) * pitch contains a lattice point (the square
   // lattice's covering radius is pitch / sqrt(2)), so contact is reachable from every direction.
@@ -67,8 +72,8 @@ DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
               (sum_radii_ + contact_tolerance_);
   overlap2_ = static_cast<std::int64_t>(sum_radii_) * sum_radii_;
 
-  const int max_move = std::max({rules_.david_move, rules_.goliath_move_shield,
-                                 rules_.goliath_move_two_handed}) - 1;
+  const int max_move =
+      std::max({rules_.david_move, rules_.goliath_move_shield, rules_.goliath_move_two_handed}) - 1;
   const int reach_steps = max_move / rules_.pitch_cm;
   for (int dy = -reach_steps; dy <= reach_steps; ++dy) {
     for (int dx = -reach_steps; dx <= reach_steps; ++dx) {
@@ -81,9 +86,10 @@ DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
     return a.dx * a.dx + a.dy * a.dy < b.dx * b.dx + b.dy * b.dy;
   });
   for (int cm = 0; cm <= 12; ++cm) {
-    offsets_within_[cm] = static_cast<int>(std::count_if(offsets_.begin(), offsets_.end(), [&](Offset o) {
-      return (o.dx * o.dx + o.dy * o.dy) * rules_.pitch_cm * rules_.pitch_cm <= cm * cm;
-    }));
+    offsets_within_[cm] =
+        static_cast<int>(std::count_if(offsets_.begin(), offsets_.end(), [&](Offset o) {
+          return (o.dx * o.dx + o.dy * o.dy) * rules_.pitch_cm * rules_.pitch_cm <= cm * cm;
+        }));
   }
 }
 
@@ -91,7 +97,9 @@ DuelGame DuelGame::from_rules_json(std::string_view text) {
   return DuelGame(rules_from_json(std::string(text)));
 }
 
-std::string DuelGame::rules_json() const { return rules_to_json(rules_); }
+std::string DuelGame::rules_json() const {
+  return rules_to_json(rules_);
+}
 
 int DuelGame::centre_x(Side side, int x) const {
   const int half = (lattice_width(side) - 1) / 2;
@@ -368,7 +376,9 @@ void DuelGame::begin_turn(State& s, Side side) const {
   s.phase = Phase::kDeclare;
 }
 
-void DuelGame::end_turn(State& s) const { begin_turn(s, other(static_cast<Side>(s.actor))); }
+void DuelGame::end_turn(State& s) const {
+  begin_turn(s, other(static_cast<Side>(s.actor)));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Decisions.
@@ -428,7 +438,8 @@ bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int a
   const std::int64_t dot = (cx - px) * (qx - px) + (cy - py) * (qy - py);
   if (dot > 0 && dot < step2) {
     const std::int64_t cross = (qx - px) * (cy - py) - (qy - py) * (cx - px);
-    if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2_) * step2) return false;
+    if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2_) * step2)
+      return false;
   }
   return true;
 }
@@ -480,9 +491,8 @@ bool DuelGame::is_legal(const State& s, Action a) const {
     case Phase::kTieFlee:
       return a == act::kTieFlee || a == act::kTieStay;
     case Phase::kDestination:
-      return act::is_destination(a) &&
-             destination_legal(s, mover_of(s), act::destination_x(a), act::destination_y(a),
-                               s.allowance_cm);
+      return act::is_destination(a) && destination_legal(s, mover_of(s), act::destination_x(a),
+                                                         act::destination_y(a), s.allowance_cm);
     case Phase::kRoll:
     case Phase::kTerminal:
       return false;
@@ -583,7 +593,8 @@ Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
     const Side mover = mover_of(s);
     const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
     const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
-    const auto count = static_cast<std::uint32_t>(offsets_within_[std::min<int>(s.allowance_cm, 12)]);
+    const auto count =
+        static_cast<std::uint32_t>(offsets_within_[std::min<int>(s.allowance_cm, 12)]);
     for (int attempt = 0; attempt < 32; ++attempt) {
       const Offset o = offsets_[rng.uniform(count)];
       const int x = from_x + o.dx, y = from_y + o.dy;
@@ -604,19 +615,32 @@ std::string DuelGame::outcome_to_string(const State& s, Action outcome) const {
 
 std::string_view DuelGame::roll_name(Roll roll) {
   switch (roll) {
-    case Roll::kNone: return "none";
-    case Roll::kInitiative: return "initiative";
-    case Roll::kDavidMove: return "david-move";
-    case Roll::kGoliathMove: return "goliath-move";
-    case Roll::kFleeTest: return "flee-test";
-    case Roll::kFleeMove: return "flee-move";
-    case Roll::kStoneToHit: return "stone-to-hit";
-    case Roll::kStoneDamage: return "stone-damage";
-    case Roll::kStoneDaze: return "stone-daze";
-    case Roll::kSearch: return "search";
-    case Roll::kJavelin: return "javelin";
-    case Roll::kMelee: return "melee";
-    case Roll::kRecover: return "recover";
+    case Roll::kNone:
+      return "none";
+    case Roll::kInitiative:
+      return "initiative";
+    case Roll::kDavidMove:
+      return "david-move";
+    case Roll::kGoliathMove:
+      return "goliath-move";
+    case Roll::kFleeTest:
+      return "flee-test";
+    case Roll::kFleeMove:
+      return "flee-move";
+    case Roll::kStoneToHit:
+      return "stone-to-hit";
+    case Roll::kStoneDamage:
+      return "stone-damage";
+    case Roll::kStoneDaze:
+      return "stone-daze";
+    case Roll::kSearch:
+      return "search";
+    case Roll::kJavelin:
+      return "javelin";
+    case Roll::kMelee:
+      return "melee";
+    case Roll::kRecover:
+      return "recover";
   }
   return "none";
 }
@@ -630,20 +654,34 @@ std::string DuelGame::action_to_string(const State& s, Action a) const {
            format_cm(centre_y(mover, act::destination_y(a)));
   }
   switch (a) {
-    case act::kMove: return "move";
-    case act::kShoot: return "shoot";
-    case act::kFight: return "fight";
-    case act::kDropShield: return "drop-shield";
-    case act::kSearch: return "search";
-    case act::kBehead: return "behead";
-    case act::kRecover: return "recover";
-    case act::kFlee: return "flee";
-    case act::kAccept: return "accept";
-    case act::kRerollFirst: return two_dice(s.roll) ? "reroll-david" : "reroll";
-    case act::kRerollSecond: return "reroll-goliath";
-    case act::kTieFlee: return "flee";
-    case act::kTieStay: return "stay";
-    default: return "action#" + std::to_string(a);
+    case act::kMove:
+      return "move";
+    case act::kShoot:
+      return "shoot";
+    case act::kFight:
+      return "fight";
+    case act::kDropShield:
+      return "drop-shield";
+    case act::kSearch:
+      return "search";
+    case act::kBehead:
+      return "behead";
+    case act::kRecover:
+      return "recover";
+    case act::kFlee:
+      return "flee";
+    case act::kAccept:
+      return "accept";
+    case act::kRerollFirst:
+      return two_dice(s.roll) ? "reroll-david" : "reroll";
+    case act::kRerollSecond:
+      return "reroll-goliath";
+    case act::kTieFlee:
+      return "flee";
+    case act::kTieStay:
+      return "stay";
+    default:
+      return "action#" + std::to_string(a);
   }
 }
 
@@ -656,7 +694,8 @@ Action DuelGame::parse_action(const State& s, std::string_view raw) const {
         first <= 6 && second >= 1 && second <= 6) {
       return act::dice_pair(first, second);
     }
-    if (text.size() == 1 && text[0] >= '1' && text[0] <= '6') return static_cast<Action>(text[0] - '0');
+    if (text.size() == 1 && text[0] >= '1' && text[0] <= '6')
+      return static_cast<Action>(text[0] - '0');
     throw ParseError("'" + std::string(raw) + "' is not a die roll here");
   }
   if (s.phase == Phase::kDestination) {
@@ -673,7 +712,8 @@ Action DuelGame::parse_action(const State& s, std::string_view raw) const {
     for (int x = 0; x < lattice_width(mover); ++x) {
       if (std::abs(centre_x(mover, x) - x_cm * kUnitsPerCm) > 0.05) continue;
       for (int y = 0; y < lattice_height(mover); ++y) {
-        if (std::abs(centre_y(mover, y) - y_cm * kUnitsPerCm) <= 0.05) return act::destination(x, y);
+        if (std::abs(centre_y(mover, y) - y_cm * kUnitsPerCm) <= 0.05)
+          return act::destination(x, y);
       }
     }
     throw ParseError("'" + std::string(raw) + "' is not a point of the movement lattice");
@@ -685,11 +725,19 @@ Action DuelGame::parse_action(const State& s, std::string_view raw) const {
   }
   // Known words that are not legal now parse, so the caller reports them as illegal moves.
   static constexpr std::pair<std::string_view, Action> kWords[] = {
-      {"move", act::kMove},     {"shoot", act::kShoot},     {"fight", act::kFight},
-      {"drop-shield", act::kDropShield}, {"search", act::kSearch}, {"behead", act::kBehead},
-      {"recover", act::kRecover}, {"flee", act::kFlee},     {"accept", act::kAccept},
-      {"reroll", act::kRerollFirst}, {"reroll-david", act::kRerollFirst},
-      {"reroll-goliath", act::kRerollSecond}, {"stay", act::kTieStay}};
+      {"move", act::kMove},
+      {"shoot", act::kShoot},
+      {"fight", act::kFight},
+      {"drop-shield", act::kDropShield},
+      {"search", act::kSearch},
+      {"behead", act::kBehead},
+      {"recover", act::kRecover},
+      {"flee", act::kFlee},
+      {"accept", act::kAccept},
+      {"reroll", act::kRerollFirst},
+      {"reroll-david", act::kRerollFirst},
+      {"reroll-goliath", act::kRerollSecond},
+      {"stay", act::kTieStay}};
   for (const auto& [word, a] : kWords) {
     if (word == text) return a;
   }
@@ -699,10 +747,12 @@ Action DuelGame::parse_action(const State& s, std::string_view raw) const {
 std::string DuelGame::state_to_string(const State& s) const {
   // A scaled board: one character per centimetre across, one line per two centimetres.
   const int cols = rules_.board_cm, rows = (rules_.board_cm + 1) / 2;
-  std::vector<std::string> grid(static_cast<std::size_t>(rows), std::string(static_cast<std::size_t>(cols), '.'));
+  std::vector<std::string> grid(static_cast<std::size_t>(rows),
+                                std::string(static_cast<std::size_t>(cols), '.'));
   auto mark = [&](Side side, int x, int y, char c) {
     const int col = std::clamp(centre_x(side, x) / kUnitsPerCm, 0, cols - 1);
-    const int row = std::clamp((rules_.board_cm * kUnitsPerCm - centre_y(side, y)) / (2 * kUnitsPerCm), 0, rows - 1);
+    const int row = std::clamp(
+        (rules_.board_cm * kUnitsPerCm - centre_y(side, y)) / (2 * kUnitsPerCm), 0, rows - 1);
     grid[static_cast<std::size_t>(row)][static_cast<std::size_t>(col)] = c;
   };
   mark(kGoliath, s.goliath_x, s.goliath_y, 'G');
@@ -725,18 +775,27 @@ std::string DuelGame::state_to_string(const State& s) const {
       << shooting_capability(s, kGoliath) << "), "
       << (s.has(kGoliathShield) ? "shield" : "two-handed khopesh") << ", protection "
       << protection(s) << ", combat " << combat_value(s, kGoliath)
-      << (s.has(kGoliathDazed) ? ", DAZED" : "") << (s.has(kGoliathSkipsTurn) ? " (loses his next turn)" : "")
+      << (s.has(kGoliathDazed) ? ", DAZED" : "")
+      << (s.has(kGoliathSkipsTurn) ? " (loses his next turn)" : "")
       << (s.has(kBeheadPending) ? ", David is beheading him" : "") << "\n";
   out << "Turn " << s.turn << ": ";
   switch (s.phase) {
-    case Phase::kRoll: out << "rolling for " << roll_name(s.roll); break;
-    case Phase::kGod: out << "David may invoke God on the " << roll_name(s.roll) << " roll"; break;
-    case Phase::kDeclare: out << (s.actor == kDavid ? "David" : "Goliath") << " declares an action"; break;
+    case Phase::kRoll:
+      out << "rolling for " << roll_name(s.roll);
+      break;
+    case Phase::kGod:
+      out << "David may invoke God on the " << roll_name(s.roll) << " roll";
+      break;
+    case Phase::kDeclare:
+      out << (s.actor == kDavid ? "David" : "Goliath") << " declares an action";
+      break;
     case Phase::kDestination:
       out << (mover_of(s) == kDavid ? "David" : "Goliath") << " moves up to "
           << static_cast<int>(s.allowance_cm) << " cm";
       break;
-    case Phase::kTieFlee: out << "the melee is tied: David may flee at once"; break;
+    case Phase::kTieFlee:
+      out << "the melee is tied: David may flee at once";
+      break;
     case Phase::kTerminal:
       out << (s.winner == 2 ? "draw" : (s.winner == kDavid ? "David wins" : "Goliath wins")) << " ("
           << end_reason(s) << ")";

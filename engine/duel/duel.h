@@ -4,7 +4,8 @@
 // "full 5 cm", contact and overlap never depend on floating-point rounding.
 //
 // Every die is its own chance node, followed (while God is unused) by a David decision: accept the
-// roll or invoke God and re-roll one die.  Search and solvers therefore see God like any other move.
+// roll or invoke God and re-roll one die.  Search and solvers therefore see God like any other
+// move.
 
 #include <cereal/cereal.hpp>
 #include <cereal/types/array.hpp>
@@ -34,18 +35,18 @@ enum class Phase : std::uint8_t {
 // What the pending roll decides.
 enum class Roll : std::uint8_t {
   kNone,
-  kInitiative,     // two dice: David's and Goliath's
-  kDavidMove,      // 12 - d6, a 6 trips David
-  kGoliathMove,    // 7 - d6 with the shield, 9 - d6 two-handed
-  kFleeTest,       // d6 >= 5 lets David flee
-  kFleeMove,       // David's movement after a successful flee test (a 6 slips)
-  kStoneToHit,     // d6 <= David's shooting capability at this distance
-  kStoneDamage,    // d6 > Goliath's protection
-  kStoneDaze,      // d6 <= 4 dazes Goliath
-  kSearch,         // d6 >= 3 finds a stone
-  kJavelin,        // d6 <= Goliath's shooting capability kills David
-  kMelee,          // two dice: David's and Goliath's
-  kRecover,        // d6 >= 5 and Goliath recovers his senses
+  kInitiative,   // two dice: David's and Goliath's
+  kDavidMove,    // 12 - d6, a 6 trips David
+  kGoliathMove,  // 7 - d6 with the shield, 9 - d6 two-handed
+  kFleeTest,     // d6 >= 5 lets David flee
+  kFleeMove,     // David's movement after a successful flee test (a 6 slips)
+  kStoneToHit,   // d6 <= David's shooting capability at this distance
+  kStoneDamage,  // d6 > Goliath's protection
+  kStoneDaze,    // d6 <= 4 dazes Goliath
+  kSearch,       // d6 >= 3 finds a stone
+  kJavelin,      // d6 <= Goliath's shooting capability kills David
+  kMelee,        // two dice: David's and Goliath's
+  kRecover,      // d6 >= 5 and Goliath recovers his senses
 };
 inline constexpr int kRollKinds = 13;
 
@@ -61,18 +62,18 @@ inline constexpr std::uint8_t kGoliathSkipsTurn = 1 << 5;  // dazed by a stone: 
 inline constexpr std::uint8_t kBeheadPending = 1 << 6;     // David declared Behead last turn
 
 struct DuelState {
-  std::uint8_t david_x = 0, david_y = 0;      // lattice indices (see DuelGame::david_point)
+  std::uint8_t david_x = 0, david_y = 0;  // lattice indices (see DuelGame::david_point)
   std::uint8_t goliath_x = 0, goliath_y = 0;
   Phase phase = Phase::kRoll;
-  std::uint8_t actor = kDavid;       // whose turn it is
-  Roll roll = Roll::kInitiative;     // what the pending or just-thrown dice decide
+  std::uint8_t actor = kDavid;    // whose turn it is
+  Roll roll = Roll::kInitiative;  // what the pending or just-thrown dice decide
   std::uint8_t flags = 0;
   std::array<std::uint8_t, 2> dice{};  // faces thrown and not yet resolved (0 = none)
   std::uint8_t rerolling = 0;          // 1 + the die being re-rolled by God, or 0
   std::uint8_t allowance_cm = 0;       // movement allowance during kDestination
   std::uint8_t winner = 0xff;          // side, 2 for a draw, 0xff while playing
   EndReason end = EndReason::kNone;
-  std::uint16_t turn = 0;              // turns begun (each side's turn counts one)
+  std::uint16_t turn = 0;  // turns begun (each side's turn counts one)
 
   bool has(std::uint8_t flag) const { return (flags & flag) != 0; }
   bool operator==(const DuelState&) const = default;
@@ -99,11 +100,19 @@ inline constexpr Action kDestinationBase = 0x1000;
 constexpr Action destination(int x, int y) {
   return kDestinationBase | static_cast<Action>(x << 6) | static_cast<Action>(y);
 }
-constexpr bool is_destination(Action a) { return (a & ~Action{0xfff}) == kDestinationBase; }
-constexpr int destination_x(Action a) { return static_cast<int>((a >> 6) & 63); }
-constexpr int destination_y(Action a) { return static_cast<int>(a & 63); }
+constexpr bool is_destination(Action a) {
+  return (a & ~Action{0xfff}) == kDestinationBase;
+}
+constexpr int destination_x(Action a) {
+  return static_cast<int>((a >> 6) & 63);
+}
+constexpr int destination_y(Action a) {
+  return static_cast<int>(a & 63);
+}
 // Chance outcomes: a single die is its face; two dice are first + 8 * second.
-constexpr Action dice_pair(int first, int second) { return static_cast<Action>(first + 8 * second); }
+constexpr Action dice_pair(int first, int second) {
+  return static_cast<Action>(first + 8 * second);
+}
 }  // namespace act
 
 class DuelGame {
@@ -183,9 +192,9 @@ class DuelGame {
   DuelRules rules_;
   GameInfo info_;
   int david_cols_ = 0, david_rows_ = 0, goliath_cols_ = 0, goliath_rows_ = 0;
-  int pitch_ = 0;             // units
-  int sum_radii_ = 0;         // units
-  int contact_tolerance_ = 0; // units
+  int pitch_ = 0;              // units
+  int sum_radii_ = 0;          // units
+  int contact_tolerance_ = 0;  // units
   std::int64_t contact2_ = 0;
   std::int64_t overlap2_ = 0;  // centres closer than this overlap
   // Movement offsets in lattice steps sorted by length; offsets_within_[cm] is how many of them

@@ -162,7 +162,8 @@ void DuelGame::candidate_actions(const State& s, ActionList<DuelGame>& out) cons
       continue;
     }
     const double angle = std::atan2(static_cast<double>(dy), static_cast<double>(dx));
-    const int sector = static_cast<int>(std::floor((angle + M_PI) / (2 * M_PI) * kSectors)) % kSectors;
+    const int sector =
+        static_cast<int>(std::floor((angle + M_PI) / (2 * M_PI) * kSectors)) % kSectors;
     const int reach = dx * dx + dy * dy;
     if (reach > sector_reach[sector]) sector_reach[sector] = reach, sector_best[sector] = a;
   }

@@ -8,9 +8,8 @@ namespace {
 
 void check(const char* name, int value, int low, int high) {
   if (value < low || value > high) {
-    throw RulesError("duel rules: '" + std::string(name) + "' must be in [" +
-                     std::to_string(low) + ", " + std::to_string(high) + "], got " +
-                     std::to_string(value));
+    throw RulesError("duel rules: '" + std::string(name) + "' must be in [" + std::to_string(low) +
+                     ", " + std::to_string(high) + "], got " + std::to_string(value));
   }
 }
 
@@ -43,7 +42,9 @@ void DuelRules::validate() const {
   }
 }
 
-std::string rules_to_json(const DuelRules& rules) { return options_to_json(rules); }
+std::string rules_to_json(const DuelRules& rules) {
+  return options_to_json(rules);
+}
 
 DuelRules rules_from_json(const std::string& text) {
   return options_from_json<DuelRules>(text, "duel rules");

@@ -11,9 +11,9 @@ namespace sling::duel {
 
 struct DuelRules {
   // Geometry (centimetres and millimetres).
-  int board_cm = 30;           // side of the square board
-  int pitch_cm = 1;            // lattice pitch of figure centres
-  int david_base_mm = 25;      // base diameters
+  int board_cm = 30;       // side of the square board
+  int pitch_cm = 1;        // lattice pitch of figure centres
+  int david_base_mm = 25;  // base diameters
   int goliath_base_mm = 40;
 
   // Movement: David base - d6 (a 6 trips him), Goliath base - d6.
