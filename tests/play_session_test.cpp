@@ -380,3 +380,77 @@ TEST(PlayDuel, RandomTypingNeverCrashes) {
 
 }  // namespace
 }  // namespace sling::play
+
+namespace sling::play {
+namespace {
+
+TEST(PlayHints, EveryCandidateIsListedWithItsWinChanceBestFirst) {
+  const duel::DuelGame game;
+  int step = 0;
+  PlayConfig config = duel_config("human", "easy", 5);
+  config.hint = "auto";
+  Scripted play(game, config, [&](const duel::DuelState&) -> std::optional<std::string> {
+    return ++step == 1 ? std::optional<std::string>("hint") : std::nullopt;
+  });
+  play.session.run();
+  const std::string text = play.out.str();
+  // The first prompt is God's question about the initiative: accept, or re-roll either die.
+  const auto at = text.find("Hint (");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string hint = text.substr(at, text.find("David>", at) - at);
+  for (const std::string option : {"accept  win ", "reroll-david  win ", "reroll-goliath  win "}) {
+    EXPECT_NE(hint.find(option), std::string::npos) << hint;
+  }
+  EXPECT_EQ(count(hint, "<- best"), 1);
+  // Best first: the percentages never rise down the list.
+  double previous = 101;
+  for (auto p = hint.find("win ", hint.find('\n')); p != std::string::npos; p = hint.find("win ", p + 1)) {
+    const double value = std::stod(hint.substr(p + 4));
+    EXPECT_LE(value, previous);
+    previous = value;
+  }
+}
+
+TEST(PlayHints, PlayoutAnalysisIsAnHonestSampleMean) {
+  // Goliath's javelin hits (a 1, capability 2 at this range) and God is unused: accepting the die
+  // loses at once, so its value is exactly a loss; re-rolling it is worth more.
+  const duel::DuelGame game;
+  duel::DuelState s = game.initial_state();
+  s.phase = duel::Phase::kDeclare;
+  s.roll = duel::Roll::kNone;
+  s.actor = duel::kGoliath;
+  s.turn = 3;
+  s.david_y = static_cast<std::uint8_t>(game.lattice_height(duel::kDavid) - 6);
+  ASSERT_EQ(game.shooting_capability(s, duel::kGoliath), 2);
+  game.apply_action(s, duel::act::kShoot);
+  game.apply_chance(s, 1);
+  ASSERT_EQ(s.phase, duel::Phase::kGod);
+  const Analysis analysis = playout_analysis(game, s, 1, PlayoutOptions{400, 3000});
+  ASSERT_EQ(analysis.actions.size(), 2u);
+  EXPECT_EQ(analysis.actions.front().action, duel::act::kRerollFirst);
+  EXPECT_EQ(analysis.actions.back().action, duel::act::kAccept);
+  EXPECT_EQ(analysis.actions.back().value, -1.0);
+  EXPECT_GT(analysis.actions.front().value, -1.0);
+  EXPECT_EQ(analysis.actions.front().visits, 400);
+  EXPECT_EQ(analysis.value, analysis.actions.front().value);
+  // The same seed gives the same values.
+  const Analysis again = playout_analysis(game, s, 1, PlayoutOptions{400, 3000});
+  EXPECT_EQ(again.actions.front().value, analysis.actions.front().value);
+}
+
+TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
+  const duel::DuelGame game;
+  EXPECT_EQ(make_play_agent(game, "easy")->spec(), "heuristic");
+  EXPECT_EQ(resolve_preset("normal"), "mcts:iterations=2000,rollout=heuristic");
+  EXPECT_EQ(resolve_preset("strong"), "mcts:iterations=20000,rollout=heuristic");
+  EXPECT_EQ(resolve_preset("random"), "random");
+  if (registry_has(game, "mcts")) {
+    EXPECT_NE(make_play_agent(game, "normal")->spec().find("mcts"), std::string::npos);
+  } else {
+    EXPECT_THROW(make_play_agent(game, "normal"), OptionError);
+  }
+  EXPECT_THROW(make_play_agent(game, "grandmaster"), OptionError);
+}
+
+}  // namespace
+}  // namespace sling::play

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <functional>
 #include <istream>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "engine/core/record.h"
 #include "experiments/play/game_views.h"
 #include "experiments/play/play_agents.h"
+#include "experiments/play/playout_analysis.h"
 #include "experiments/play/progress.h"
 #include "experiments/play_game.h"
 
@@ -430,20 +432,34 @@ class PlaySession {
 
   void hint(const std::vector<Action>& listed) {
     const std::string spec = config_.hint == "auto" ? default_hint_spec(game_) : config_.hint;
-    if (spec.empty() || spec == "off") {
-      out_ << "No hints: this build has no search agent for " << game_.info().name << ".\n";
+    if (spec == "off") {
+      out_ << "Hints are off in this game.\n";
       return;
     }
     try {
-      if (!hinter_) hinter_ = make_play_agent(game_, spec);
-      hinter_->new_game(hash_combine(seed_, history_.size()));
+      Analysis analysis;
       Action best = kInvalidAction;
+      std::string source;
       {
         Spinner spinner(config_.progress ? &status_ : nullptr, "Analysing");
-        best = hinter_->act(state_);
+        if (spec.empty()) {
+          // No search agent in this build: flat Monte Carlo with rule-of-thumb playouts.
+          const PlayoutOptions options;
+          analysis = playout_analysis(game_, state_, hash_combine(seed_, history_.size()), options);
+          source = std::to_string(options.playouts) + " rule-of-thumb playouts per action, " +
+                   "each value within about +/-" +
+                   percent(1.0 / std::sqrt(static_cast<double>(options.playouts))) +
+                   " (two standard errors)";
+          best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
+        } else {
+          if (!hinter_) hinter_ = make_play_agent(game_, spec);
+          hinter_->new_game(hash_combine(seed_, history_.size()));
+          best = hinter_->act(state_);
+          analysis = hinter_->last_analysis();
+          source = hinter_->spec();
+        }
       }
-      const Analysis analysis = hinter_->last_analysis();
-      out_ << "Hint (" << hinter_->spec() << "): ";
+      out_ << "Hint (" << source << "): ";
       if (analysis.actions.empty()) {
         out_ << "play " << game_.action_to_string(state_, best) << "\n";
         return;
@@ -452,11 +468,12 @@ class PlaySession {
            << percent((analysis.value + 1) / 2) << "\n";
       for (const ActionStat& stat : analysis.actions) {
         const auto at = std::find(listed.begin(), listed.end(), stat.action);
-        std::string number = at == listed.end() ? "   " : std::to_string(at - listed.begin() + 1) + ")";
-        while (number.size() < 4) number = " " + number;
+        std::string number =
+            at == listed.end() ? "" : std::to_string(at - listed.begin() + 1) + ")";
+        while (number.size() < 5) number = " " + number;
         out_ << number << " " << game_.action_to_string(state_, stat.action) << "  win "
              << percent((stat.value + 1) / 2);
-        if (stat.visits > 0) out_ << "  (" << stat.visits << " visits)";
+        if (stat.visits > 0) out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
         out_ << (stat.action == best ? "  <- best" : "") << "\n";
       }
     } catch (const std::exception& e) {
