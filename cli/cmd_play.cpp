@@ -32,7 +32,8 @@ struct PlayCommand {
 template <class G>
 void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   play::PlayConfig config;
-  config.sides = {"human", "normal"};
+  // Unless told otherwise, a person plays the first side against the strongest preset available.
+  config.sides = {"human", play::registry_has(game, "mcts") ? "normal" : "easy"};
   for (const auto& [flag, value] : command.sides) {
     const auto& names = game.info().sides;
     if (flag == names[0]) {
@@ -62,7 +63,8 @@ const RegisterCommand kRegister(
       add_game_options(sub, command->options);
       for (const char* side : kSideFlags) {
         sub.add_option(std::string("--") + side, command->sides[side],
-                       "human, a preset (easy, normal, strong) or an agent spec");
+                       "human, a preset (easy, normal, strong; see docs/play.md) or an agent spec "
+                       "(see `sling agents`)");
       }
       sub.add_option("--seed", command->seed, "Seed of the dice (default: a fresh one, printed)");
       sub.add_option("--load", command->load_file, "Continue a saved game (a game record)");

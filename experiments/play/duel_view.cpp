@@ -364,7 +364,7 @@ std::string GameView<DuelGame>::option_label(const Game& game, const State& s, A
       if (game.in_contact(t)) {
         label += ", contact";
       } else if (mover == duel::kDavid) {
-        label += ", David shoots at " + std::to_string(game.shooting_capability(t, duel::kDavid));
+        label += ", shooting " + std::to_string(game.shooting_capability(t, duel::kDavid));
       } else if (s.has(duel::kGoliathJavelin)) {
         label += ", javelin at " + std::to_string(game.shooting_capability(t, duel::kGoliath));
       }
