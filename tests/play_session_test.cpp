@@ -454,3 +454,48 @@ TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
 
 }  // namespace
 }  // namespace sling::play
+
+namespace sling::play {
+namespace {
+
+// Plays the rule of thumb and reports a fixed analysis, as a searching agent would.
+class AnalysingAgent final : public Agent<duel::DuelGame> {
+ public:
+  explicit AnalysingAgent(const duel::DuelGame& game) : game_(game) {}
+  void new_game(std::uint64_t) override {}
+  Action act(const duel::DuelState& s) override {
+    Rng unused;
+    const Action chosen = game_.heuristic_action(s, unused);
+    ActionList<duel::DuelGame> legal;
+    game_.legal_actions(s, legal);
+    analysis_ = Analysis{0.2, {{chosen, 0.2, 700}}, 1000, false};
+    for (Action a : legal) {
+      if (a != chosen) analysis_.actions.push_back({a, -0.1, 300});
+    }
+    return chosen;
+  }
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override { return "analysing"; }
+
+ private:
+  const duel::DuelGame& game_;
+  Analysis analysis_;
+};
+
+TEST(PlayAgents, AfterAnAgentMovesItsWinChanceAndAlternativesAreShown) {
+  const duel::DuelGame game;
+  std::istringstream in;
+  std::ostringstream out, status;
+  PlaySession<duel::DuelGame> session(game, duel_config("easy", "easy", 3), in, out, status);
+  session.set_agent(1, std::make_unique<AnalysingAgent>(game));
+  session.run();
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Goliath (analysing): "), std::string::npos);
+  EXPECT_NE(text.find("Goliath's estimated win chance 60.0%; alternatives: "), std::string::npos)
+      << text.substr(0, 3000);
+  EXPECT_NE(text.find(" 45.0%"), std::string::npos);
+  EXPECT_EQ(text.find("David's estimated"), std::string::npos);  // the heuristic does not search
+}
+
+}  // namespace
+}  // namespace sling::play

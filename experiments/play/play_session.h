@@ -95,6 +95,12 @@ class PlaySession {
 
   void set_observer(Observer observer) { observer_ = std::move(observer); }
 
+  // Puts an agent built elsewhere (or a person, with nullptr) on a side.
+  void set_agent(std::size_t side, AgentPtr<G> agent) {
+    agents_[side] = std::move(agent);
+    resync_agents();
+  }
+
   // Continues a saved game: the record's seed and history (checked ply by ply).
   void resume(const GameRecord& record) {
     if (record.game != game_.info().name) {
@@ -230,7 +236,9 @@ class PlaySession {
     out_ << style().paint(side_label(side), Colour::kBold) << " (" << agents_[side]->spec()
          << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
     const Analysis analysis = agents_[side]->last_analysis();
-    if (!analysis.actions.empty()) out_ << "  " << summarise(analysis, action) << "\n";
+    if (!analysis.actions.empty()) {
+      out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
+    }
     apply(action);
     if (!game_.is_terminal(state_) && game_.current_player(state_) != kChancePlayer &&
         !View::is_follow_up(game_, state_)) {
@@ -239,7 +247,7 @@ class PlaySession {
     return true;
   }
 
-  // "thinks it wins 63.0%; alternatives: shoot 58.1%, fight 12.0%"
+  // "estimated win chance 63.0%; alternatives: shoot 58.1%, fight 12.0%"
   std::string summarise(const Analysis& analysis, Action chosen) const {
     std::string text = std::string(analysis.exact ? "exact" : "estimated") + " win chance " +
                        percent((analysis.value + 1) / 2);
@@ -416,14 +424,14 @@ class PlaySession {
     Action action = kInvalidAction;
     try {
       action = game_.parse_action(state_, line);
-    } catch (const SlingError& e) {
+    } catch (const std::exception& e) {
       out_ << "Not understood: " << e.what() << ".  Type a number, an action, or `help`.\n";
       return std::nullopt;
     }
     try {
       State check = state_;
       game_.apply_action(check, action);
-    } catch (const SlingError& e) {
+    } catch (const std::exception& e) {
       out_ << "Not legal now: " << View::explain_illegal(game_, state_, action, e.what()) << ".\n";
       return std::nullopt;
     }
