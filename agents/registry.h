@@ -1,34 +1,52 @@
 #pragma once
 // Builds agents from spec strings ("mcts:iterations=20000,c=1.4").  Every agent a game supports is
 // listed here with its options, so `sling agents` and the error for an unknown agent stay in step.
+//
+// Generic agents are offered according to the hooks a game has (checked at compile time); a game's
+// own agents (Pig's solver and hold:N, later the duel solver) plug in through GameAgents<G>
+// (agents/game_agents.h): include the game's agent header below.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/game_agents.h"
+#include "agents/heuristic_agent.h"
+#include "agents/pig_agents.h"
 #include "agents/random_agent.h"
+#include "agents/search_agents.h"
 #include "agents/spec.h"
 
 namespace sling {
 
-struct AgentOptionInfo {
-  std::string key;
-  std::string default_value;
-  std::string range;
-  std::string help;
-};
-
-struct AgentInfo {
-  std::string name;
-  std::string help;
-  std::vector<AgentOptionInfo> options;
-};
-
 // The agents available for game G, in display order.
 template <Game G>
-std::vector<AgentInfo> agent_catalogue(const G&) {
-  return {{"random", "a uniformly random legal action", {}}};
+std::vector<AgentInfo> agent_catalogue(const G& game) {
+  const AgentSpec empty{};
+  std::vector<AgentInfo> out;
+  out.push_back({"random", "a uniformly random legal action", {}});
+  if constexpr (HasHeuristicPolicy<G>) {
+    out.push_back({"heuristic", "the game's rule-based policy", {}});
+  }
+  {
+    OptionReader r(empty);
+    read_expectimax_options<G>(r);
+    out.push_back({"expectimax",
+                   "depth-limited expectiminimax with Star1/Star2 pruning, iterative deepening "
+                   "and a transposition table",
+                   r.declared()});
+  }
+  {
+    OptionReader r(empty);
+    read_mcts_options<G>(r);
+    out.push_back({"mcts",
+                   "Monte Carlo tree search with explicit chance nodes, UCT and progressive "
+                   "widening",
+                   r.declared()});
+  }
+  GameAgents<G>::catalogue(game, out);
+  return out;
 }
 
 template <Game G>
@@ -38,6 +56,25 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
     OptionReader(spec).finish();
     return std::make_unique<RandomAgent<G>>(game);
   }
+  if constexpr (HasHeuristicPolicy<G>) {
+    if (spec.name == "heuristic") {
+      OptionReader(spec).finish();
+      return std::make_unique<HeuristicAgent<G>>(game);
+    }
+  }
+  if (spec.name == "mcts") {
+    OptionReader r(spec);
+    const search::MctsConfig config = read_mcts_options<G>(r);
+    r.finish();
+    return std::make_unique<MctsAgent<G>>(game, config);
+  }
+  if (spec.name == "expectimax") {
+    OptionReader r(spec);
+    const search::ExpectimaxConfig config = read_expectimax_options<G>(r);
+    r.finish();
+    return std::make_unique<ExpectimaxAgent<G>>(game, config);
+  }
+  if (AgentPtr<G> own = GameAgents<G>::make(game, spec)) return own;
   std::string names;
   for (const AgentInfo& info : agent_catalogue(game)) names += (names.empty() ? "" : ", ") + info.name;
   throw OptionError("unknown agent '" + spec.name + "' for " + std::string(game.info().name) +

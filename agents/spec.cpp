@@ -30,10 +30,19 @@ AgentSpec parse_agent_spec(std::string_view text) {
   if (spec.name.empty()) throw OptionError("empty agent spec");
   if (colon == std::string_view::npos) return spec;
   std::string_view rest = text.substr(colon + 1);
+  bool first = true;
   while (!rest.empty()) {
     const auto comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     const auto eq = item.find('=');
+    if (eq == std::string_view::npos && first && !trim(item).empty()) {
+      spec.positional = trim(item);
+      first = false;
+      if (comma == std::string_view::npos) break;
+      rest = rest.substr(comma + 1);
+      continue;
+    }
+    first = false;
     if (eq == std::string_view::npos) {
       throw OptionError("agent '" + spec.name + "': option '" + trim(item) +
                         "' needs the form key=value");
@@ -49,11 +58,23 @@ AgentSpec parse_agent_spec(std::string_view text) {
   return spec;
 }
 
+void OptionReader::positional_means(const std::string& key) {
+  if (spec_.positional.empty()) return;
+  if (options_.count(key)) {
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' given twice (as '" +
+                      spec_.positional + "' and as " + key + "=" + options_.at(key) + ")");
+  }
+  options_[key] = spec_.positional;
+  positional_used_ = true;
+}
+
 std::int64_t OptionReader::integer(const std::string& key, std::int64_t fallback,
-                                   std::int64_t low, std::int64_t high, const std::string&) {
+                                   std::int64_t low, std::int64_t high, const std::string& help) {
   known_.push_back(key);
-  const auto it = spec_.options.find(key);
-  if (it == spec_.options.end()) return fallback;
+  declared_.push_back({key, std::to_string(fallback),
+                       "[" + std::to_string(low) + ", " + std::to_string(high) + "]", help});
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
   std::int64_t value = 0;
   const std::string& s = it->second;
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -69,10 +90,16 @@ std::int64_t OptionReader::integer(const std::string& key, std::int64_t fallback
 }
 
 double OptionReader::real(const std::string& key, double fallback, double low, double high,
-                          const std::string&) {
+                          const std::string& help) {
   known_.push_back(key);
-  const auto it = spec_.options.find(key);
-  if (it == spec_.options.end()) return fallback;
+  {
+    std::ostringstream text, range;
+    text << fallback;
+    range << "[" << low << ", " << high << "]";
+    declared_.push_back({key, text.str(), range.str(), help});
+  }
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
   const std::string& s = it->second;
   double value = 0;
   std::size_t used = 0;
@@ -95,10 +122,11 @@ double OptionReader::real(const std::string& key, double fallback, double low, d
 }
 
 std::string OptionReader::choice(const std::string& key, const std::string& fallback,
-                                 const std::vector<std::string>& allowed, const std::string&) {
+                                 const std::vector<std::string>& allowed, const std::string& help) {
   known_.push_back(key);
-  const auto it = spec_.options.find(key);
-  if (it == spec_.options.end()) return fallback;
+  declared_.push_back({key, fallback, join(allowed), help});
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
   if (std::find(allowed.begin(), allowed.end(), it->second) == allowed.end()) {
     throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be one of " +
                       join(allowed) + ", got '" + it->second + "'");
@@ -107,14 +135,20 @@ std::string OptionReader::choice(const std::string& key, const std::string& fall
 }
 
 std::string OptionReader::text(const std::string& key, const std::string& fallback,
-                               const std::string&) {
+                               const std::string& help) {
   known_.push_back(key);
-  const auto it = spec_.options.find(key);
-  return it == spec_.options.end() ? fallback : it->second;
+  declared_.push_back({key, fallback.empty() ? "(none)" : fallback, "text", help});
+  const auto it = options_.find(key);
+  return it == options_.end() ? fallback : it->second;
 }
 
 void OptionReader::finish() const {
-  for (const auto& [key, value] : spec_.options) {
+  if (!spec_.positional.empty() && !positional_used_) {
+    throw OptionError("agent '" + spec_.name + "': '" + spec_.positional +
+                      "' needs the form key=value (valid options: " +
+                      (known_.empty() ? "none" : join(known_)) + ")");
+  }
+  for (const auto& [key, value] : options_) {
     if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
       throw OptionError("agent '" + spec_.name + "': unknown option '" + key +
                         "' (valid options: " + (known_.empty() ? "none" : join(known_)) + ")");

@@ -16,15 +16,28 @@ namespace sling {
 struct AgentSpec {
   std::string name;
   std::map<std::string, std::string> options;  // as typed
+  std::string positional;                      // a bare first value ("hold:20"), or empty
+};
+
+// One declared option, as listed by `sling agents`.
+struct AgentOptionInfo {
+  std::string key;
+  std::string default_value;
+  std::string range;
+  std::string help;
 };
 
 AgentSpec parse_agent_spec(std::string_view text);
 
 // Declares and reads the options of one agent.  Usage:
 //   OptionReader r(spec);  int n = r.integer("iterations", 1000, 1, 10'000'000); r.finish();
+// Every declaration is recorded (declared()), so the catalogue of options is produced by the same
+// code that parses them and the two cannot drift apart.
 class OptionReader {
  public:
-  explicit OptionReader(const AgentSpec& spec) : spec_(spec) {}
+  explicit OptionReader(const AgentSpec& spec) : spec_(spec), options_(spec.options) {}
+  // Lets a bare value ("hold:20") stand for option `key` ("hold:at=20").
+  void positional_means(const std::string& key);
   std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t low,
                        std::int64_t high, const std::string& help = "");
   double real(const std::string& key, double fallback, double low, double high,
@@ -35,10 +48,14 @@ class OptionReader {
                    const std::string& help = "");
   // Throws if the spec named a key that was never read.
   void finish() const;
+  const std::vector<AgentOptionInfo>& declared() const { return declared_; }
 
  private:
   const AgentSpec& spec_;
+  std::map<std::string, std::string> options_;
+  bool positional_used_ = false;
   std::vector<std::string> known_;
+  std::vector<AgentOptionInfo> declared_;
 };
 
 }  // namespace sling

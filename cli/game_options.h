@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
 
 namespace sling::cli {
 
@@ -23,7 +24,7 @@ inline void add_game_options(CLI::App& sub, GameOptions& options) {
   sub.add_option("--map", options.map_file, "Map file for danelaw (JSON); see `sling map danelaw`");
 }
 
-inline const char* kGameNames = "duel";
+inline const char* kGameNames = "duel, pig";
 
 inline std::string rules_text(const GameOptions& options) {
   return options.rules_file.empty() ? std::string("{}") : read_file(options.rules_file);
@@ -43,6 +44,11 @@ decltype(auto) with_game(const std::string& name, const GameOptions& options, F&
     if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
     const duel::DuelGame game =
         in_file([&] { return duel::DuelGame::from_rules_json(rules_text(options)); });
+    return body(game);
+  }
+  if (name == "pig") {
+    if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
+    const pig::PigGame game = in_file([&] { return pig::PigGame::from_rules_json(rules_text(options)); });
     return body(game);
   }
   throw OptionError("unknown game '" + name + "' (valid games: " + kGameNames + ")");

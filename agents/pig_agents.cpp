@@ -1,0 +1,110 @@
+#include "agents/pig_agents.h"
+
+#include <map>
+#include <mutex>
+
+namespace sling {
+namespace pig {
+
+std::shared_ptr<const PigSolution> shared_solution(int goal) {
+  static std::mutex mutex;
+  static std::map<int, std::shared_ptr<const PigSolution>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[goal];
+  if (!slot) slot = std::make_shared<const PigSolution>(PigSolution::solve(goal));
+  return slot;
+}
+
+std::shared_ptr<const PigSolution> shared_solution_file(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const PigSolution>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[path];
+  if (!slot) slot = std::make_shared<const PigSolution>(PigSolution::load(path));
+  return slot;
+}
+
+SolverAgent::SolverAgent(const PigGame& game, std::string table_path)
+    : table_path_(std::move(table_path)) {
+  if (table_path_.empty()) {
+    if (game.goal() > PigSolution::kMaxSolvableGoal) {
+      throw OptionError("agent 'solver': pig goal " + std::to_string(game.goal()) +
+                        " is beyond the solver's limit of " +
+                        std::to_string(PigSolution::kMaxSolvableGoal));
+    }
+    solution_ = shared_solution(game.goal());
+  } else {
+    solution_ = shared_solution_file(table_path_);
+    if (solution_->goal() != game.goal()) {
+      throw OptionError("agent 'solver': policy file " + table_path_ + " is for goal " +
+                        std::to_string(solution_->goal()) + ", the game's goal is " +
+                        std::to_string(game.goal()));
+    }
+  }
+}
+
+Action SolverAgent::act(const PigState& state) {
+  const int mine = state.scores[state.to_move];
+  const int theirs = state.scores[state.to_move ^ 1];
+  const int total = state.turn_total;
+  // Values for the player to move, as payoffs in [-1, 1].
+  const double roll = 2 * solution_->roll_value(mine, theirs, total) - 1;
+  const double hold = 2 * solution_->hold_value(mine, theirs, total) - 1;
+  const Action best = solution_->best_action(state);
+  analysis_ = Analysis{};
+  analysis_.exact = true;
+  analysis_.nodes = 0;
+  analysis_.value = best == kRoll ? roll : hold;
+  const ActionStat roll_stat{kRoll, roll, 0}, hold_stat{kHold, hold, 0};
+  analysis_.actions = best == kRoll ? std::vector<ActionStat>{roll_stat, hold_stat}
+                                    : std::vector<ActionStat>{hold_stat, roll_stat};
+  return best;
+}
+
+int read_hold_threshold(OptionReader& reader) {
+  reader.positional_means("at");
+  return static_cast<int>(reader.integer("at", 20, 1, PigGame::kMaxGoal,
+                                         "turn total to hold at (also holds at the goal)"));
+}
+
+std::string read_solver_table(OptionReader& reader) {
+  return reader.text("table", "",
+                     "policy file from `sling solve pig --out` (default: solve the game's goal "
+                     "at start-up)");
+}
+
+}  // namespace pig
+
+void GameAgents<pig::PigGame>::catalogue(const pig::PigGame&, std::vector<AgentInfo>& out) {
+  const AgentSpec empty{};
+  {
+    OptionReader r(empty);
+    pig::read_solver_table(r);
+    out.push_back({"solver", "the exact optimal policy (value iteration)", r.declared()});
+  }
+  {
+    OptionReader r(empty);
+    pig::read_hold_threshold(r);
+    out.push_back({"hold", "hold at a turn total of N or at the goal; written hold:N",
+                   r.declared()});
+  }
+}
+
+AgentPtr<pig::PigGame> GameAgents<pig::PigGame>::make(const pig::PigGame& game,
+                                                      const AgentSpec& spec) {
+  if (spec.name == "solver") {
+    OptionReader r(spec);
+    const std::string table = pig::read_solver_table(r);
+    r.finish();
+    return std::make_unique<pig::SolverAgent>(game, table);
+  }
+  if (spec.name == "hold") {
+    OptionReader r(spec);
+    const int threshold = pig::read_hold_threshold(r);
+    r.finish();
+    return std::make_unique<pig::HoldAgent>(game, threshold);
+  }
+  return nullptr;
+}
+
+}  // namespace sling

@@ -1,0 +1,180 @@
+#pragma once
+// `mcts` and `expectimax`: the searches of search/ behind the Agent interface, with their spec
+// options.  Each agent's options are read by one function, which both parses a spec and (run on an
+// empty spec) lists the options with defaults and ranges for `sling agents`.
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "agents/agent.h"
+#include "agents/spec.h"
+#include "search/expectimax.h"
+#include "search/mcts.h"
+
+namespace sling {
+
+namespace agent_detail {
+
+inline std::string format_real(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+template <Game G>
+std::vector<std::string> rollout_choices() {
+  if constexpr (HasHeuristicPolicy<G>) {
+    return {"random", "heuristic"};
+  } else {
+    return {"random"};
+  }
+}
+
+template <Game G>
+std::vector<std::string> leaf_choices() {
+  if constexpr (HasEvaluator<G>) {
+    return {"rollout", "evaluate"};
+  } else {
+    return {"rollout"};
+  }
+}
+
+inline search::RolloutPolicy rollout_policy(const std::string& name) {
+  return name == "heuristic" ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
+}
+
+inline Analysis to_analysis(const search::SearchResult& result, bool exact) {
+  Analysis analysis;
+  analysis.value = result.value;
+  analysis.nodes = result.nodes;
+  analysis.exact = exact;
+  for (const auto& a : result.actions) analysis.actions.push_back({a.action, a.value, a.visits});
+  return analysis;
+}
+
+}  // namespace agent_detail
+
+template <Game G>
+search::MctsConfig read_mcts_options(OptionReader& r) {
+  search::MctsConfig c;
+  c.iterations = r.integer("iterations", 10000, 0, 1'000'000'000,
+                           "simulations per move (shared among the trees); 0 with time= set");
+  c.seconds = r.real("time", 0, 0, 86400, "seconds per move (0 = none; time budgets are not "
+                                          "reproducible)");
+  c.c = r.real("c", 1.4, 0, 100, "UCT exploration constant (payoffs in [-1, 1])");
+  c.rollout = agent_detail::rollout_policy(
+      r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
+  c.evaluate_leaves = r.choice("leaf", "rollout", agent_detail::leaf_choices<G>(),
+                               "leaf evaluator: a rollout or the game's evaluate hook") == "evaluate";
+  c.rollout_plies = static_cast<int>(
+      r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
+  c.widening_k = r.real("widen", 2.0, 0, 1e6,
+                        "progressive widening: a node with n visits tries ceil(widen * n^alpha) "
+                        "children (0 = off)");
+  c.widening_alpha = r.real("alpha", 0.5, 0, 1, "progressive widening exponent");
+  c.trees = static_cast<int>(r.integer("trees", 1, 1, 256,
+                                       "independent root-parallel trees (the result depends on "
+                                       "this, never on the thread count)"));
+  c.reuse = r.integer("reuse", 1, 0, 1, "keep the subtree of the move played (1) or not (0)") == 1;
+  c.max_nodes = r.integer("max_nodes", 1 << 22, 1024, 1 << 30, "arena capacity per tree (nodes)");
+  if (c.iterations == 0 && c.seconds == 0) {
+    throw OptionError("agent 'mcts': set iterations or time (both are 0)");
+  }
+  return c;
+}
+
+template <Game G>
+std::string mcts_spec(const search::MctsConfig& c) {
+  using agent_detail::format_real;
+  return "mcts:iterations=" + std::to_string(c.iterations) + ",time=" + format_real(c.seconds) +
+         ",c=" + format_real(c.c) +
+         ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
+         ",leaf=" + (c.evaluate_leaves ? "evaluate" : "rollout") +
+         ",rollout_plies=" + std::to_string(c.rollout_plies) + ",widen=" + format_real(c.widening_k) +
+         ",alpha=" + format_real(c.widening_alpha) + ",trees=" + std::to_string(c.trees) +
+         ",reuse=" + (c.reuse ? "1" : "0") + ",max_nodes=" + std::to_string(c.max_nodes);
+}
+
+template <Game G>
+class MctsAgent final : public Agent<G> {
+ public:
+  MctsAgent(const G& game, const search::MctsConfig& config) : search_(game, config) {}
+  void new_game(std::uint64_t seed) override { search_.new_game(seed); }
+  Action act(const typename G::State& state) override {
+    const search::SearchResult result = search_.search(state);
+    analysis_ = agent_detail::to_analysis(result, false);
+    return result.best;
+  }
+  void observe(const typename G::State& before, Action applied) override {
+    search_.advance(before, applied);
+  }
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override { return mcts_spec<G>(search_.config()); }
+
+ private:
+  search::Mcts<G> search_;
+  Analysis analysis_;
+};
+
+template <Game G>
+search::ExpectimaxConfig read_expectimax_options(OptionReader& r) {
+  search::ExpectimaxConfig c;
+  c.max_depth = static_cast<int>(r.integer("depth", 64, 1, 1000, "deepest iteration (decisions)"));
+  c.nodes = r.integer("nodes", 100000, 0, 100'000'000'000LL,
+                      "node budget per move (0 = none; set time= then)");
+  c.seconds = r.real("time", 0, 0, 86400, "seconds per move (0 = none; not reproducible)");
+  const std::string pruning = r.choice("pruning", "star1", {"star1", "star2", "none"},
+                                       "chance-node pruning (Ballard's Star1/Star2)");
+  c.pruning = pruning == "star2"   ? search::Pruning::kStar2
+              : pruning == "star1" ? search::Pruning::kStar1
+                                   : search::Pruning::kNone;
+  c.tt_mb = static_cast<int>(r.integer("tt_mb", 16, 0, 65536, "transposition table MB (0 = off)"));
+  const std::vector<std::string> leaves = agent_detail::leaf_choices<G>();
+  c.evaluate_leaves = r.choice("leaf", leaves.back(), leaves,
+                               "leaf evaluator: the game's evaluate hook or rollouts") == "evaluate";
+  c.leaf_rollouts = static_cast<int>(r.integer("rollouts", 8, 1, 100000, "rollouts per leaf"));
+  c.rollout = agent_detail::rollout_policy(
+      r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
+  c.rollout_plies = static_cast<int>(
+      r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
+  if (c.nodes == 0 && c.seconds == 0) {
+    throw OptionError("agent 'expectimax': set nodes or time (both are 0)");
+  }
+  return c;
+}
+
+template <Game G>
+std::string expectimax_spec(const search::ExpectimaxConfig& c) {
+  using agent_detail::format_real;
+  const char* pruning = c.pruning == search::Pruning::kStar2   ? "star2"
+                        : c.pruning == search::Pruning::kStar1 ? "star1"
+                                                               : "none";
+  return "expectimax:depth=" + std::to_string(c.max_depth) + ",nodes=" + std::to_string(c.nodes) +
+         ",time=" + format_real(c.seconds) + ",pruning=" + pruning +
+         ",tt_mb=" + std::to_string(c.tt_mb) +
+         ",leaf=" + (c.evaluate_leaves && HasEvaluator<G> ? "evaluate" : "rollout") +
+         ",rollouts=" + std::to_string(c.leaf_rollouts) +
+         ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
+         ",rollout_plies=" + std::to_string(c.rollout_plies);
+}
+
+template <Game G>
+class ExpectimaxAgent final : public Agent<G> {
+ public:
+  ExpectimaxAgent(const G& game, const search::ExpectimaxConfig& config) : search_(game, config) {}
+  void new_game(std::uint64_t seed) override { search_.new_game(seed); }
+  Action act(const typename G::State& state) override {
+    const search::SearchResult result = search_.search(state);
+    analysis_ = agent_detail::to_analysis(result, false);
+    return result.best;
+  }
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override { return expectimax_spec<G>(search_.config()); }
+
+ private:
+  search::Expectimax<G> search_;
+  Analysis analysis_;
+};
+
+}  // namespace sling

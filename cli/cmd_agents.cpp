@@ -1,0 +1,50 @@
+// sling agents [GAME]: lists every agent a game offers, with each option's default, range and
+// meaning.  Without a game, lists them for every game.
+#include <iomanip>
+#include <iostream>
+
+#include "agents/registry.h"
+#include "cli/command.h"
+#include "cli/game_options.h"
+
+namespace sling::cli {
+namespace {
+
+template <class G>
+void print_catalogue(const G& game) {
+  std::cout << game.info().name << " agents (spec: name or name:key=value,...):\n";
+  for (const AgentInfo& agent : agent_catalogue(game)) {
+    std::cout << "  " << agent.name << " - " << agent.help << "\n";
+    for (const AgentOptionInfo& option : agent.options) {
+      std::cout << "      " << std::left << std::setw(14) << option.key << " default "
+                << std::setw(10) << option.default_value << " " << std::setw(22) << option.range
+                << " " << option.help << "\n";
+    }
+  }
+}
+
+struct AgentsCommand {
+  std::string game;
+};
+
+const RegisterCommand kRegister("agents", "List the agents of a game with their options",
+                                [](CLI::App& sub) {
+  auto command = std::make_shared<AgentsCommand>();
+  sub.add_option("game", command->game, "Game: duel or pig (default: every game)");
+  sub.callback([command] {
+    const GameOptions defaults;
+    if (!command->game.empty()) {
+      with_game(command->game, defaults, [](const auto& game) { print_catalogue(game); });
+      return;
+    }
+    bool first = true;
+    for (const std::string name : {"duel", "pig"}) {
+      if (!first) std::cout << "\n";
+      first = false;
+      with_game(name, defaults, [](const auto& game) { print_catalogue(game); });
+    }
+  });
+});
+
+}  // namespace
+}  // namespace sling::cli

@@ -1,0 +1,123 @@
+#pragma once
+// Pieces shared by the searches: fast apply and chance draws when a game offers them, the action
+// set a search considers, rollout policies, and the result every search returns.
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/core/game.h"
+
+namespace sling::search {
+
+// A game may apply decisions and chance outcomes without legality checks (the search only applies
+// actions the game listed).
+template <class G>
+concept HasUncheckedApply = Game<G> && requires(const G& g, typename G::State& s, Action a) {
+  { g.apply_unchecked(s, a) } -> std::same_as<void>;
+};
+
+// A game may draw a chance outcome without listing them all.
+template <class G>
+concept HasChanceSampler = Game<G> && requires(const G& g, const typename G::State& s, Rng& rng) {
+  { g.sample_chance_outcome(s, rng) } -> std::same_as<Action>;
+};
+
+template <Game G>
+inline void apply_fast(const G& game, typename G::State& state, Action action) {
+  if constexpr (HasUncheckedApply<G>) {
+    game.apply_unchecked(state, action);
+  } else {
+    apply_any(game, state, action);
+  }
+}
+
+template <Game G>
+inline Action draw_chance(const G& game, const typename G::State& state, Rng& rng) {
+  if constexpr (HasChanceSampler<G>) {
+    return game.sample_chance_outcome(state, rng);
+  } else {
+    return sample_chance(game, state, rng);
+  }
+}
+
+// The actions a search expands: the game's candidate set when it offers one (large movement
+// sets), otherwise every legal action.
+template <Game G>
+inline void search_actions(const G& game, const typename G::State& state, ActionList<G>& out) {
+  if constexpr (HasCandidateActions<G>) {
+    game.candidate_actions(state, out);
+  } else {
+    game.legal_actions(state, out);
+  }
+}
+
+enum class RolloutPolicy : std::uint8_t {
+  kRandom,     // uniformly random legal actions
+  kHeuristic,  // the game's heuristic_action (only for games that have it)
+};
+
+// The decision a rollout takes for the player to move.
+template <Game G>
+inline Action rollout_action(const G& game, const typename G::State& state, RolloutPolicy policy,
+                             Rng& rng) {
+  if constexpr (HasHeuristicPolicy<G>) {
+    if (policy == RolloutPolicy::kHeuristic) return game.heuristic_action(state, rng);
+  }
+  (void)policy;
+  return sample_uniform_action(game, state, rng);
+}
+
+// Plays `state` out with `policy` for at most `max_plies` plies (decisions and chance outcomes;
+// 0 = to the end) and returns side 0's payoff.  A rollout cut short is scored by the game's
+// evaluate hook when it has one, otherwise as a draw.
+template <Game G>
+double rollout(const G& game, typename G::State state, RolloutPolicy policy, int max_plies,
+               Rng& rng) {
+  for (int ply = 0; max_plies == 0 || ply < max_plies; ++ply) {
+    const Player player = game.current_player(state);
+    if (player == kTerminalPlayer) return game.returns(state)[0];
+    const Action action = player == kChancePlayer ? draw_chance(game, state, rng)
+                                                  : rollout_action(game, state, policy, rng);
+    apply_fast(game, state, action);
+  }
+  if (game.is_terminal(state)) return game.returns(state)[0];
+  if constexpr (HasEvaluator<G>) {
+    return game.evaluate(state);
+  } else {
+    return 0.0;
+  }
+}
+
+// Statistics of one root action.
+struct RootActionStat {
+  Action action = kInvalidAction;
+  double value = 0;         // for the player to move at the root, in [-1, 1]
+  std::int64_t visits = 0;  // MCTS visits; 0 for expectimax
+};
+
+struct SearchResult {
+  Action best = kInvalidAction;
+  double value = 0;                     // of the root, for the player to move
+  std::vector<RootActionStat> actions;  // best first
+  std::int64_t nodes = 0;               // simulations (MCTS) or nodes (expectimax)
+  int depth = 0;                        // deepest completed iteration (expectimax)
+};
+
+// A wall-clock limit; `seconds` <= 0 means none.
+class Deadline {
+ public:
+  explicit Deadline(double seconds)
+      : enabled_(seconds > 0),
+        end_(std::chrono::steady_clock::now() +
+             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                 std::chrono::duration<double>(seconds > 0 ? seconds : 0))) {}
+  bool passed() const { return enabled_ && std::chrono::steady_clock::now() >= end_; }
+
+ private:
+  bool enabled_;
+  std::chrono::steady_clock::time_point end_;
+};
+
+}  // namespace sling::search

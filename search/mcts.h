@@ -1,0 +1,385 @@
+#pragma once
+// Monte Carlo tree search for games with dice: a closed-loop tree whose chance nodes are explicit.
+//
+// Every node stands for one exact state (the path of decisions and outcomes from the root), so the
+// tree never mixes the statistics of different dice results.  Per simulation:
+//   1. Selection.  From the root, re-applying each edge's action to a copy of the root state:
+//      at a decision node pick a child by UCT for the player to move there (read from the state, so
+//      a side that acts several times in a row is handled like any other); at a chance node draw a
+//      child by its outcome's probability.  Progressive widening (Couetoux et al. 2011) lets a
+//      decision node with n visits consider only its first ceil(k * n^alpha) children, which keeps
+//      large action sets (movement destinations) searchable; children are ordered heuristic action
+//      first, then randomly.
+//   2. Expansion.  A node's children are allocated together, in one contiguous block of the arena,
+//      the first time the node is passed through; a child is a leaf until its first visit.
+//   3. Evaluation.  A new leaf is scored by a rollout (random or the game's heuristic policy, to the
+//      end or for a fixed number of plies) or by the game's evaluate hook.
+//   4. Backpropagation.  Each node on the path adds side 0's payoff; a node reads it with the sign
+//      of its player, so no alternation of players is assumed.
+// Nodes live in an arena (a vector that only grows, indexed by 32-bit ids); after a move the kept
+// subtree is compacted into a second arena, so after warm-up a search allocates nothing.
+//
+// Root parallelism: `trees` independent trees, each with its own random stream derived from the
+// seed and its index, share the iteration budget and are merged by action at the end.  The number
+// of trees, not the number of threads, decides the result, so any thread count gives the same move.
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "search/common.h"
+
+namespace sling::search {
+
+struct MctsConfig {
+  std::int64_t iterations = 10000;  // simulations per move, shared among the trees
+  double seconds = 0;               // wall-clock limit per move (0 = none; not deterministic)
+  double c = 1.4;                   // UCT exploration constant (payoffs are in [-1, 1])
+  RolloutPolicy rollout = RolloutPolicy::kRandom;
+  bool evaluate_leaves = false;     // score leaves with game.evaluate instead of a rollout
+  int rollout_plies = 0;            // rollout length cap (0 = play to the end)
+  double widening_k = 2.0;          // progressive widening: consider ceil(k * n^alpha) children;
+  double widening_alpha = 0.5;      //   k = 0 turns widening off
+  int trees = 1;                    // independent root-parallel trees
+  bool reuse = true;                // keep the subtree of the actual move for the next search
+  std::int64_t max_nodes = 1 << 22; // arena capacity per tree (nodes of 32 bytes)
+};
+
+template <Game G>
+class MctsTree {
+ public:
+  using State = typename G::State;
+  static_assert(G::kMaxActions <= 0xffff && G::kMaxChanceOutcomes <= 0xffff);
+
+  struct Node {
+    std::uint32_t first_child = 0;
+    std::uint16_t child_count = 0;   // 0 until expanded
+    std::int8_t player = 0;          // to move at this node (a side, chance or terminal)
+    std::uint8_t expanded = 0;
+    Action action = kInvalidAction;  // the edge from the parent
+    float probability = 0;           // chance outcome probability (children of chance nodes)
+    std::uint32_t visits = 0;
+    double value_sum = 0;            // sum of side 0's payoffs
+  };
+
+  MctsTree(const G& game, const MctsConfig& config) : game_(game), config_(config) {}
+
+  void reset(std::uint64_t seed) {
+    rng_ = Rng(seed, 0x6d637473);
+    nodes_.clear();
+    has_root_ = false;
+  }
+
+  // Follows an applied action, keeping the matching subtree when there is one.
+  void advance(const State& before, Action applied) {
+    if (!has_root_ || !(before == root_state_)) {
+      has_root_ = false;
+      return;
+    }
+    const Node& root = nodes_[root_];
+    for (std::uint32_t i = 0; i < root.child_count; ++i) {
+      const std::uint32_t child = root.first_child + i;
+      if (nodes_[child].action == applied && nodes_[child].visits > 0) {
+        apply_fast(game_, root_state_, applied);
+        root_ = child;
+        return;
+      }
+    }
+    has_root_ = false;
+  }
+
+  // Runs `iterations` simulations from `state` (until the deadline, if any).
+  void search(const State& state, std::int64_t iterations, const Deadline& deadline) {
+    prepare_root(state);
+    simulations_ = 0;
+    for (std::int64_t i = 0; i < iterations; ++i) {
+      if ((i & 63) == 63 && deadline.passed()) break;
+      simulate();
+      ++simulations_;
+    }
+  }
+
+  std::int64_t last_simulations() const { return simulations_; }
+
+  const Node& root() const { return nodes_[root_]; }
+  const Node& node(std::uint32_t id) const { return nodes_[id]; }
+  std::size_t node_count() const { return nodes_.size(); }
+  const State& root_state() const { return root_state_; }
+
+ private:
+  void prepare_root(const State& state) {
+    if (config_.reuse && has_root_ && state == root_state_) {
+      compact();
+      return;
+    }
+    nodes_.clear();
+    if (nodes_.capacity() == 0) {
+      nodes_.reserve(static_cast<std::size_t>(
+          std::min<std::int64_t>(config_.max_nodes, 4 * config_.iterations + 64)));
+    }
+    nodes_.push_back(Node{});
+    nodes_[0].player = game_.current_player(state);
+    root_ = 0;
+    root_state_ = state;
+    has_root_ = true;
+  }
+
+  // Copies the subtree under the root to the spare arena, breadth first; children stay contiguous.
+  void compact() {
+    spare_.clear();
+    spare_.push_back(nodes_[root_]);
+    for (std::size_t i = 0; i < spare_.size(); ++i) {
+      const Node copy = spare_[i];
+      if (copy.child_count == 0) continue;
+      spare_[i].first_child = static_cast<std::uint32_t>(spare_.size());
+      spare_.insert(spare_.end(), nodes_.begin() + copy.first_child,
+                    nodes_.begin() + copy.first_child + copy.child_count);
+    }
+    nodes_.swap(spare_);
+    root_ = 0;
+  }
+
+  // Allocates the children of `id`; false when the arena is full.
+  bool expand(std::uint32_t id, const State& state) {
+    Node& node = nodes_[id];
+    node.expanded = 1;
+    const auto first = static_cast<std::uint32_t>(nodes_.size());
+    if (node.player == kChancePlayer) {
+      ChanceList<G> outcomes;
+      game_.chance_outcomes(state, outcomes);
+      if (static_cast<std::int64_t>(first + outcomes.size()) > config_.max_nodes) return false;
+      for (const ChanceOutcome& o : outcomes) {
+        Node child;
+        child.action = o.outcome;
+        child.probability = static_cast<float>(o.probability);
+        nodes_.push_back(child);
+      }
+      nodes_[id].first_child = first;
+      nodes_[id].child_count = static_cast<std::uint16_t>(outcomes.size());
+      return true;
+    }
+    ActionList<G> actions;
+    search_actions(game_, state, actions);
+    if (static_cast<std::int64_t>(first + actions.size()) > config_.max_nodes) return false;
+    std::size_t ordered = 0;
+    if constexpr (HasHeuristicPolicy<G>) {
+      const Action preferred = game_.heuristic_action(state, rng_);
+      for (std::size_t i = 0; i < actions.size(); ++i) {
+        if (actions[i] == preferred) {
+          std::swap(actions[0], actions[i]);
+          ordered = 1;
+          break;
+        }
+      }
+    }
+    for (std::size_t i = actions.size(); i > ordered + 1; --i) {  // Fisher-Yates on the rest
+      const std::size_t j = ordered + rng_.uniform(static_cast<std::uint32_t>(i - ordered));
+      std::swap(actions[i - 1], actions[j]);
+    }
+    for (Action a : actions) {
+      Node child;
+      child.action = a;
+      nodes_.push_back(child);
+    }
+    nodes_[id].first_child = first;
+    nodes_[id].child_count = static_cast<std::uint16_t>(actions.size());
+    return true;
+  }
+
+  std::uint32_t select_decision(const Node& node) const {
+    std::uint32_t considered = node.child_count;
+    if (config_.widening_k > 0 && considered > config_.widening_k) {
+      const double allowed =
+          std::ceil(config_.widening_k * std::pow(static_cast<double>(node.visits),
+                                                  config_.widening_alpha));
+      considered = static_cast<std::uint32_t>(std::clamp<double>(allowed, 1.0, considered));
+    }
+    const double sign = node.player == 0 ? 1.0 : -1.0;
+    const double log_visits = std::log(static_cast<double>(node.visits));
+    std::uint32_t best = node.first_child;
+    double best_score = -1e300;
+    for (std::uint32_t i = 0; i < considered; ++i) {
+      const std::uint32_t id = node.first_child + i;
+      const Node& child = nodes_[id];
+      if (child.visits == 0) return id;
+      const double inverse = 1.0 / child.visits;
+      const double score =
+          sign * child.value_sum * inverse + config_.c * std::sqrt(log_visits * inverse);
+      if (score > best_score) {
+        best_score = score;
+        best = id;
+      }
+    }
+    return best;
+  }
+
+  std::uint32_t select_chance(const Node& node) {
+    double u = rng_.uniform01();
+    const std::uint32_t last = node.first_child + node.child_count - 1;
+    for (std::uint32_t id = node.first_child; id < last; ++id) {
+      u -= nodes_[id].probability;
+      if (u < 0) return id;
+    }
+    return last;
+  }
+
+  double evaluate_leaf(const State& state) {
+    if constexpr (HasEvaluator<G>) {
+      if (config_.evaluate_leaves) return game_.evaluate(state);
+    }
+    return rollout(game_, state, config_.rollout, config_.rollout_plies, rng_);
+  }
+
+  void simulate() {
+    State state = root_state_;
+    std::uint32_t id = root_;
+    path_.clear();
+    path_.push_back(id);
+    double value;
+    for (;;) {
+      const Node& node = nodes_[id];
+      if (node.player == kTerminalPlayer) {
+        value = game_.returns(state)[0];
+        break;
+      }
+      if (node.visits == 0 && id != root_) {
+        value = evaluate_leaf(state);
+        break;
+      }
+      if (!node.expanded && !expand(id, state)) {
+        value = evaluate_leaf(state);  // the arena is full: this node stays a leaf
+        break;
+      }
+      const Node& parent = nodes_[id];  // expand() may have moved the arena
+      if (parent.child_count == 0) {
+        value = evaluate_leaf(state);
+        break;
+      }
+      id = parent.player == kChancePlayer ? select_chance(parent) : select_decision(parent);
+      apply_fast(game_, state, nodes_[id].action);
+      nodes_[id].player = game_.current_player(state);
+      path_.push_back(id);
+    }
+    for (std::uint32_t on_path : path_) {
+      Node& n = nodes_[on_path];
+      ++n.visits;
+      n.value_sum += value;
+    }
+  }
+
+  const G& game_;
+  const MctsConfig& config_;
+  Rng rng_;
+  std::vector<Node> nodes_;
+  std::vector<Node> spare_;
+  std::vector<std::uint32_t> path_;
+  std::uint32_t root_ = 0;
+  State root_state_{};
+  bool has_root_ = false;
+  std::int64_t simulations_ = 0;
+};
+
+// The search behind the `mcts` agent: one or more trees, merged at the root.
+template <Game G>
+class Mcts {
+ public:
+  using State = typename G::State;
+
+  Mcts(const G& game, MctsConfig config) : game_(game), config_(config) {
+    config_.trees = std::max(1, config_.trees);
+    trees_.reserve(static_cast<std::size_t>(config_.trees));
+    for (int t = 0; t < config_.trees; ++t) trees_.emplace_back(game_, config_);
+  }
+  Mcts(const Mcts&) = delete;
+  Mcts& operator=(const Mcts&) = delete;
+
+  const MctsConfig& config() const { return config_; }
+
+  void new_game(std::uint64_t seed) {
+    for (int t = 0; t < config_.trees; ++t) trees_[t].reset(Rng(seed, 0x7472656573).derive(t).next());
+  }
+
+  void advance(const State& before, Action applied) {
+    if (!config_.reuse) return;
+    for (auto& tree : trees_) tree.advance(before, applied);
+  }
+
+  SearchResult search(const State& state) {
+    const Deadline deadline(config_.seconds);
+    const std::int64_t per_tree = std::max<std::int64_t>(1, config_.iterations / config_.trees);
+    const std::int64_t budget = config_.seconds > 0 && config_.iterations <= 0
+                                    ? std::numeric_limits<std::int64_t>::max()
+                                    : per_tree;
+    if (config_.trees == 1) {
+      trees_[0].search(state, budget, deadline);
+    } else {
+      // Isolated, so that a thread waiting here never picks up unrelated outer work (another game
+      // of a parallel match that would reuse this thread's agents).
+      tbb::this_task_arena::isolate([&] {
+        tbb::parallel_for(0, config_.trees, [&](int t) {
+          trees_[static_cast<std::size_t>(t)].search(state, budget, deadline);
+        });
+      });
+    }
+    return merge(state);
+  }
+
+ private:
+  SearchResult merge(const State& state) const {
+    struct Total {
+      Action action;
+      std::int64_t visits;
+      double value_sum;
+    };
+    std::vector<Total> totals;
+    SearchResult result;
+    double root_sum = 0;
+    std::int64_t root_visits = 0;
+    for (const auto& tree : trees_) {
+      const auto& root = tree.root();
+      result.nodes += tree.last_simulations();
+      root_sum += root.value_sum;
+      root_visits += root.visits;
+      for (std::uint32_t i = 0; i < root.child_count; ++i) {
+        const auto& child = tree.node(root.first_child + i);
+        if (child.visits == 0) continue;
+        auto it = std::find_if(totals.begin(), totals.end(),
+                               [&](const Total& t) { return t.action == child.action; });
+        if (it == totals.end()) {
+          totals.push_back({child.action, 0, 0.0});
+          it = totals.end() - 1;
+        }
+        it->visits += child.visits;
+        it->value_sum += child.value_sum;
+      }
+    }
+    const double sign = game_.current_player(state) == 1 ? -1.0 : 1.0;
+    for (const Total& t : totals) {
+      result.actions.push_back({t.action, sign * t.value_sum / static_cast<double>(t.visits), t.visits});
+    }
+    std::stable_sort(result.actions.begin(), result.actions.end(),
+                     [](const RootActionStat& a, const RootActionStat& b) {
+                       return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+                     });
+    result.value = root_visits > 0 ? sign * root_sum / static_cast<double>(root_visits) : 0.0;
+    if (!result.actions.empty()) {
+      result.best = result.actions.front().action;
+    } else {
+      // No simulation reached a child (a zero budget): fall back to the first action searched.
+      ActionList<G> actions;
+      search_actions(game_, state, actions);
+      result.best = actions[0];
+    }
+    return result;
+  }
+
+  const G& game_;
+  MctsConfig config_;
+  std::vector<MctsTree<G>> trees_;
+};
+
+}  // namespace sling::search
