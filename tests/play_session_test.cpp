@@ -9,6 +9,7 @@
 
 #include "engine/core/record.h"
 #include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
 #include "experiments/play/play_session.h"
 #include "experiments/play/scripted_input.h"
 
@@ -388,7 +389,7 @@ TEST(PlayHints, EveryCandidateIsListedWithItsWinChanceBestFirst) {
   const duel::DuelGame game;
   int step = 0;
   PlayConfig config = duel_config("human", "easy", 5);
-  config.hint = "auto";
+  config.hint = "mcts:iterations=3000,rollout=heuristic";  // the default hint, with a test budget
   Scripted play(game, config, [&](const duel::DuelState&) -> std::optional<std::string> {
     return ++step == 1 ? std::optional<std::string>("hint") : std::nullopt;
   });
@@ -439,17 +440,17 @@ TEST(PlayHints, PlayoutAnalysisIsAnHonestSampleMean) {
 }
 
 TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
-  const duel::DuelGame game;
-  EXPECT_EQ(make_play_agent(game, "easy")->spec(), "heuristic");
-  EXPECT_EQ(resolve_preset("normal"), "mcts:iterations=2000,rollout=heuristic");
-  EXPECT_EQ(resolve_preset("strong"), "mcts:iterations=20000,rollout=heuristic");
-  EXPECT_EQ(resolve_preset("random"), "random");
-  if (registry_has(game, "mcts")) {
-    EXPECT_NE(make_play_agent(game, "normal")->spec().find("mcts"), std::string::npos);
-  } else {
-    EXPECT_THROW(make_play_agent(game, "normal"), OptionError);
-  }
-  EXPECT_THROW(make_play_agent(game, "grandmaster"), OptionError);
+  const duel::DuelGame duel_game;
+  const pig::PigGame pig_game;
+  EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic");
+  EXPECT_EQ(resolve_preset(duel_game, "normal"), "mcts:iterations=2000,rollout=heuristic");
+  EXPECT_EQ(resolve_preset(duel_game, "strong"), "mcts:iterations=20000,rollout=heuristic");
+  EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second
+  EXPECT_EQ(resolve_preset(duel_game, "random"), "random");
+  EXPECT_NE(make_play_agent(duel_game, "normal")->spec().find("mcts:iterations=2000"), std::string::npos);
+  EXPECT_EQ(default_hint_spec(duel_game), "mcts:iterations=20000,rollout=heuristic");
+  EXPECT_EQ(default_hint_spec(pig_game), "solver");
+  EXPECT_THROW(make_play_agent(duel_game, "grandmaster"), OptionError);
 }
 
 }  // namespace
@@ -490,7 +491,7 @@ TEST(PlayAgents, AfterAnAgentMovesItsWinChanceAndAlternativesAreShown) {
   session.set_agent(1, std::make_unique<AnalysingAgent>(game));
   session.run();
   const std::string text = out.str();
-  EXPECT_NE(text.find("Goliath (analysing): "), std::string::npos);
+  EXPECT_NE(text.find("Goliath (analysing): "), std::string::npos) << text.substr(0, 2000);
   EXPECT_NE(text.find("Goliath's estimated win chance 60.0%; alternatives: "), std::string::npos)
       << text.substr(0, 3000);
   EXPECT_NE(text.find(" 45.0%"), std::string::npos);

@@ -4,6 +4,4 @@
 
 #include "experiments/play/duel_view.h"
 #include "experiments/play/game_view.h"
-#if __has_include("engine/pig/pig.h")
 #include "experiments/play/pig_view.h"
-#endif

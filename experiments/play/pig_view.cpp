@@ -1,5 +1,3 @@
-// Compiled only once Pig is part of the build.
-#if __has_include("engine/pig/pig.h")
 #include "experiments/play/pig_view.h"
 
 #include <algorithm>
@@ -82,4 +80,3 @@ std::string GameView<pig::PigGame>::result(const Game& game, const State& s) {
 }
 
 }  // namespace sling::play
-#endif

@@ -42,11 +42,12 @@ struct PlayConfig {
   bool echo_input = false;  // repeat each input line (when it comes from a file, not a person)
 };
 
-// The agent spec `hint` uses by default for game G: the strongest analysis the build offers.
+// The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
+// when it has no search agent for G (then hints are flat Monte Carlo playouts).
 template <Game G>
 std::string default_hint_spec(const G& game) {
-  if (registry_has(game, "mcts")) return "mcts:iterations=20000,rollout=heuristic";
-  return "";
+  const std::string spec = strongest_spec(game);
+  return registry_has(game, parse_agent_spec(spec).name) ? spec : "";
 }
 
 inline std::string trim_copy(std::string_view text) {
@@ -90,6 +91,7 @@ class PlaySession {
     for (int side = 0; side < 2; ++side) {
       if (!is_human(config_.sides[side])) agents_[side] = make_play_agent(game_, config_.sides[side]);
     }
+    labels_ = config_.sides;
     resync_agents();
   }
 
@@ -97,6 +99,7 @@ class PlaySession {
 
   // Puts an agent built elsewhere (or a person, with nullptr) on a side.
   void set_agent(std::size_t side, AgentPtr<G> agent) {
+    labels_[side] = agent ? agent->spec() : "human";
     agents_[side] = std::move(agent);
     resync_agents();
   }
@@ -124,7 +127,12 @@ class PlaySession {
     out_ << display_name(game_.info().name) << ": ";
     for (int side = 0; side < 2; ++side) {
       out_ << (side ? "  against  " : "") << display_name(game_.info().sides[side]) << " ("
-           << (agents_[side] ? agents_[side]->spec() : std::string("human")) << ")";
+           << labels_[side] << ")";
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (agents_[side] && agents_[side]->spec() != labels_[side]) {
+        out_ << "\n  " << labels_[side] << " = " << agents_[side]->spec();
+      }
     }
     out_ << "\nSeed " << seed_ << ".  Type `help` at any prompt.\n";
     while (true) {
@@ -233,11 +241,23 @@ class PlaySession {
       out_ << "The " << side_label(side) << " agent failed: " << e.what() << "\n";
       return false;
     }
-    out_ << style().paint(side_label(side), Colour::kBold) << " (" << agents_[side]->spec()
-         << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
     const Analysis analysis = agents_[side]->last_analysis();
-    if (!analysis.actions.empty()) {
-      out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
+    if (View::is_follow_up(game_, state_)) {
+      // An answer to the die just shown: one line.
+      out_ << "  " << side_label(side) << " (" << labels_[side] << "): "
+           << game_.action_to_string(state_, action);
+      if (!analysis.actions.empty()) {
+        out_ << "  (" << (analysis.exact ? "exact" : "estimated") << " win chance "
+             << percent((analysis.value + 1) / 2) << ")";
+      }
+      out_ << "\n";
+    } else {
+      out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
+           << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold)
+           << "\n";
+      if (!analysis.actions.empty()) {
+        out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
+      }
     }
     apply(action);
     if (!game_.is_terminal(state_) && game_.current_player(state_) != kChancePlayer &&
@@ -520,6 +540,7 @@ class PlaySession {
   State state_;
   std::vector<Action> history_;
   std::array<AgentPtr<G>, 2> agents_;
+  std::array<std::string, 2> labels_;  // as given: "human", a preset or a spec
   AgentPtr<G> hinter_;
   std::optional<State> shown_;
   Observer observer_;
