@@ -173,6 +173,7 @@ TEST(PlayDuel, DestinationsAreSuggestedAndTypedWithReasons) {
   play.session.run();
   const std::string text = play.out.str();
   EXPECT_NE(text.find("Some suggestions:"), std::string::npos);
+  EXPECT_NE(text.find("':' within reach"), std::string::npos);  // the reachable disc is shaded
   EXPECT_NE(text.find("(rule of thumb)"), std::string::npos);
   EXPECT_NE(text.find("Not legal now: that is 26 cm away; the allowance is"), std::string::npos) << text;
   EXPECT_NE(text.find("not a point of the movement lattice"), std::string::npos);

@@ -179,6 +179,11 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
   const double goliath_r = rules.goliath_base_mm / 20.0, david_r = rules.david_base_mm / 20.0;
   const double band = rules.shooting_band_cm;
   const bool dazed = s.has(duel::kGoliathDazed);
+  // While a figure is choosing its destination, the disc its centre can reach is shaded.
+  const bool choosing = s.phase == Phase::kDestination;
+  const Side mover = mover_of(s);
+  const double reach_x = mover == duel::kDavid ? dx : gx, reach_y = mover == duel::kDavid ? dy : gy;
+  const double reach = s.allowance_cm;
 
   std::ostringstream out;
   const std::string margin = "      ";
@@ -205,8 +210,11 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
         const double rings = (to_goliath - goliath_r - david_r) / band;
         const double nearest = std::round(rings);
         const double ring_error = std::abs(rings - nearest) * band;
+        const bool reachable = choosing && std::hypot(cx - reach_x, cy - reach_y) <= reach;
         if (nearest >= 1 && nearest <= rules.david_shooting && ring_error < 0.3) {
           out << style.paint(".", Colour::kDim);
+        } else if (reachable) {
+          out << style.paint(":", Colour::kGreen);
         } else {
           out << ' ';
         }
@@ -226,7 +234,8 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
   while (!ticks.empty() && ticks.back() == ' ') ticks.pop_back();
   out << style.paint(ticks, Colour::kDim) << "\n";
   out << margin << style.paint("south: David's border   (x, y in cm; rings: every full " +
-                                   format_cm(band) + " cm from Goliath)",
+                                   format_cm(band) + " cm from Goliath" +
+                                   (choosing ? "; ':' within reach" : "") + ")",
                                Colour::kDim)
       << "\n";
 
