@@ -57,7 +57,8 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
 }
 
 const RegisterCommand kRegister(
-    "play", "Play a game in the terminal against an agent (or watch two agents)", [](CLI::App& sub) {
+    "play", "Play a game in the terminal against an agent (or watch two agents)",
+    [](CLI::App& sub) {
       auto command = std::make_shared<PlayCommand>();
       sub.add_option("game", command->game, "Game: duel, danelaw or pig (not needed with --load)");
       add_game_options(sub, command->options);
@@ -77,7 +78,8 @@ const RegisterCommand kRegister(
           it = it->second.empty() ? command->sides.erase(it) : std::next(it);
         }
         command->seed_given = sub.count("--seed") > 0;
-        if (!command->seed_given) command->seed = std::random_device{}() * 0x100000001ULL + std::random_device{}();
+        if (!command->seed_given)
+          command->seed = std::random_device{}() * 0x100000001ULL + std::random_device{}();
         if (!command->load_file.empty()) {
           if (!command->options.rules_file.empty()) {
             throw OptionError("--load takes the rules from the record; drop --rules");
@@ -94,7 +96,8 @@ const RegisterCommand kRegister(
           });
           return;
         }
-        if (command->game.empty()) throw OptionError("name a game (duel, danelaw or pig) or --load FILE");
+        if (command->game.empty())
+          throw OptionError("name a game (duel, danelaw or pig) or --load FILE");
         with_game(command->game, command->options,
                   [&](const auto& game) { play(game, *command, nullptr); });
       });

@@ -26,7 +26,9 @@ struct ScriptedPig {
   using Person = std::function<std::optional<std::string>(const PigState&)>;
   ScriptedPig(const PigGame& game, PlayConfig config, Person person)
       : input([this] { return ++lines > 5000 ? std::nullopt : person_(session.state()); }),
-        in(&input), session(game, std::move(config), in, out, status), person_(std::move(person)) {}
+        in(&input),
+        session(game, std::move(config), in, out, status),
+        person_(std::move(person)) {}
   ScriptedInput input;
   std::istream in;
   std::ostringstream out, status;
@@ -49,14 +51,15 @@ TEST(PlayPig, AFullGameAgainstTheExactSolverShowsEveryDie) {
   const PigGame game;
   // Hold at 20, typed in every accepted form.
   int turn = 0;
-  ScriptedPig play(game, pig_config("human", "strong", 4), [&](const PigState& s) -> std::optional<std::string> {
-    if (game.is_terminal(s)) return "quit";
-    ++turn;
-    const bool hold = s.turn_total >= 20 || s.scores[0] + s.turn_total >= game.goal();
-    static const char* kRoll[] = {"roll", "r", "1"};
-    static const char* kHold[] = {"hold", "h", "2"};
-    return std::string(hold ? kHold[turn % 3] : kRoll[turn % 3]);
-  });
+  ScriptedPig play(
+      game, pig_config("human", "strong", 4), [&](const PigState& s) -> std::optional<std::string> {
+        if (game.is_terminal(s)) return "quit";
+        ++turn;
+        const bool hold = s.turn_total >= 20 || s.scores[0] + s.turn_total >= game.goal();
+        static const char* kRoll[] = {"roll", "r", "1"};
+        static const char* kHold[] = {"hold", "h", "2"};
+        return std::string(hold ? kHold[turn % 3] : kRoll[turn % 3]);
+      });
   EXPECT_TRUE(play.session.run());
   const std::string text = play.out.str();
   const GameRecord record = play.session.record();
@@ -98,15 +101,16 @@ TEST(PlayPig, UndoRetracesTheSameDice) {
   std::vector<Action> before_undo;
   int decisions = 0;
   ScriptedPig* self = nullptr;
-  ScriptedPig play(game, pig_config("human", "easy", 8), [&](const PigState&) -> std::optional<std::string> {
-    ++decisions;
-    if (decisions == 4) {
-      before_undo = self->session.record().history;
-      return "undo";
-    }
-    if (decisions == 8) return "quit";
-    return "roll";
-  });
+  ScriptedPig play(game, pig_config("human", "easy", 8),
+                   [&](const PigState&) -> std::optional<std::string> {
+                     ++decisions;
+                     if (decisions == 4) {
+                       before_undo = self->session.record().history;
+                       return "undo";
+                     }
+                     if (decisions == 8) return "quit";
+                     return "roll";
+                   });
   self = &play;
   play.session.run();
   const std::vector<Action> after = play.session.record().history;

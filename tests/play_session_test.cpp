@@ -38,8 +38,10 @@ struct Scripted {
   using Person = std::function<std::optional<std::string>(const DuelState&)>;
 
   Scripted(const DuelGame& game, PlayConfig config, Person person)
-      : input([this] { return next(); }), in(&input),
-        session(game, std::move(config), in, out, status), person_(std::move(person)) {}
+      : input([this] { return next(); }),
+        in(&input),
+        session(game, std::move(config), in, out, status),
+        person_(std::move(person)) {}
 
   std::optional<std::string> next() {
     if (++lines > 3000) return std::nullopt;  // a runaway script ends as end of input
@@ -73,15 +75,16 @@ std::string typed_rule_of_thumb(const DuelGame& game, const DuelState& s) {
 TEST(PlayDuel, AFullGameAsDavidUsingGodShowsEveryDie) {
   const DuelGame game;
   bool invoked = false;
-  Scripted play(game, duel_config("human", "easy", 11), [&](const DuelState& s) -> std::optional<std::string> {
-    if (game.is_terminal(s)) return "quit";
-    if (s.phase == Phase::kGod && !invoked && s.roll != duel::Roll::kInitiative) {
-      invoked = true;  // the first die after the initiative is re-rolled
-      return s.roll == duel::Roll::kMelee ? "reroll-goliath" : "reroll";
-    }
-    if (s.phase == Phase::kGod) return "1";  // accept, by number
-    return typed_rule_of_thumb(game, s);
-  });
+  Scripted play(game, duel_config("human", "easy", 11),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (game.is_terminal(s)) return "quit";
+                  if (s.phase == Phase::kGod && !invoked && s.roll != duel::Roll::kInitiative) {
+                    invoked = true;  // the first die after the initiative is re-rolled
+                    return s.roll == duel::Roll::kMelee ? "reroll-goliath" : "reroll";
+                  }
+                  if (s.phase == Phase::kGod) return "1";  // accept, by number
+                  return typed_rule_of_thumb(game, s);
+                });
   ASSERT_TRUE(play.session.run()) << play.out.str().substr(0, 4000);
   const std::string text = play.out.str();
   const GameRecord record = play.session.record();
@@ -95,7 +98,8 @@ TEST(PlayDuel, AFullGameAsDavidUsingGodShowsEveryDie) {
   for (Action a : record.history) {
     if (game.current_player(s) == kChancePlayer) {
       ++dice;
-      EXPECT_NE(text.find(GameView<DuelGame>::describe_chance(game, s, a, Style{})), std::string::npos);
+      EXPECT_NE(text.find(GameView<DuelGame>::describe_chance(game, s, a, Style{})),
+                std::string::npos);
     }
     apply_any(game, s, a);
   }
@@ -110,24 +114,36 @@ TEST(PlayDuel, BadInputAtEveryPromptSaysWhyAndAsksAgain) {
   // At each new prompt: a list of bad answers, then a good one.
   // Each is wrong at every prompt David sees (drop-shield is Goliath's, stay follows a tied melee
   // only and the ties are not reached by the rule of thumb here).
-  const std::vector<std::string> bad = {"", "xyzzy", "0", "999", "99999999999999999999", "-1",
-                                        "to 99 99", "to 15", "drop-shield", "save", "load",
-                                        "load /nonexistent/sling.json", "\x01\xff garbage",
-                                        "move move", "to 15 1.25 7"};
+  const std::vector<std::string> bad = {"",
+                                        "xyzzy",
+                                        "0",
+                                        "999",
+                                        "99999999999999999999",
+                                        "-1",
+                                        "to 99 99",
+                                        "to 15",
+                                        "drop-shield",
+                                        "save",
+                                        "load",
+                                        "load /nonexistent/sling.json",
+                                        "\x01\xff garbage",
+                                        "move move",
+                                        "to 15 1.25 7"};
   std::size_t next_bad = 0;
   DuelState asked{};
   int prompts = 0;
-  Scripted play(game, duel_config("human", "random", 3), [&](const DuelState& s) -> std::optional<std::string> {
-    if (game.is_terminal(s)) return "quit";
-    if (prompts == 0 || !(s == asked)) {
-      asked = s;
-      ++prompts;
-      next_bad = 0;
-    }
-    if (next_bad < bad.size() && prompts <= 40) return bad[next_bad++];
-    Rng unused;
-    return typed_rule_of_thumb(game, s);
-  });
+  Scripted play(game, duel_config("human", "random", 3),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (game.is_terminal(s)) return "quit";
+                  if (prompts == 0 || !(s == asked)) {
+                    asked = s;
+                    ++prompts;
+                    next_bad = 0;
+                  }
+                  if (next_bad < bad.size() && prompts <= 40) return bad[next_bad++];
+                  Rng unused;
+                  return typed_rule_of_thumb(game, s);
+                });
   play.session.run();
   const std::string text = play.out.str();
   EXPECT_GE(prompts, 10);
@@ -145,10 +161,12 @@ TEST(PlayDuel, IllegalActionsAreExplained) {
   // Goliath is a person here: at his first declaration he tries to flee (David's action) and to
   // search; a dazed-free Goliath may not recover.
   const std::vector<std::string> script = {"flee", "search", "recover", "behead", "quit"};
-  Scripted play(game, duel_config("random", "human", 4), [&](const DuelState&) -> std::optional<std::string> {
-    if (step < static_cast<int>(script.size())) return script[static_cast<std::size_t>(step++)];
-    return std::nullopt;
-  });
+  Scripted play(game, duel_config("random", "human", 4),
+                [&](const DuelState&) -> std::optional<std::string> {
+                  if (step < static_cast<int>(script.size()))
+                    return script[static_cast<std::size_t>(step++)];
+                  return std::nullopt;
+                });
   EXPECT_FALSE(play.session.run());
   const std::string text = play.out.str();
   EXPECT_NE(text.find("Not legal now: only David can flee"), std::string::npos) << text;
@@ -160,22 +178,27 @@ TEST(PlayDuel, IllegalActionsAreExplained) {
 TEST(PlayDuel, DestinationsAreSuggestedAndTypedWithReasons) {
   const DuelGame game;
   std::vector<std::string> said;
-  Scripted play(game, duel_config("human", "random", 8), [&](const DuelState& s) -> std::optional<std::string> {
-    if (s.phase == Phase::kGod) return "accept";
-    if (s.phase == Phase::kDeclare) return s.actor == duel::kDavid ? "move" : std::optional<std::string>("quit");
-    if (s.phase == Phase::kDestination) {
-      if (said.empty()) return said.emplace_back("to 15 27.25");  // beyond the allowance
-      if (said.size() == 1) return said.emplace_back("to 15.5 3");  // not a lattice point
-      if (said.size() == 2) return said.emplace_back("1");         // the first suggestion
-    }
-    return std::nullopt;
-  });
+  Scripted play(game, duel_config("human", "random", 8),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (s.phase == Phase::kGod) return "accept";
+                  if (s.phase == Phase::kDeclare)
+                    return s.actor == duel::kDavid ? "move" : std::optional<std::string>("quit");
+                  if (s.phase == Phase::kDestination) {
+                    if (said.empty())
+                      return said.emplace_back("to 15 27.25");  // beyond the allowance
+                    if (said.size() == 1)
+                      return said.emplace_back("to 15.5 3");              // not a lattice point
+                    if (said.size() == 2) return said.emplace_back("1");  // the first suggestion
+                  }
+                  return std::nullopt;
+                });
   play.session.run();
   const std::string text = play.out.str();
   EXPECT_NE(text.find("Some suggestions:"), std::string::npos);
   EXPECT_NE(text.find("':' within reach"), std::string::npos);  // the reachable disc is shaded
   EXPECT_NE(text.find("(rule of thumb)"), std::string::npos);
-  EXPECT_NE(text.find("Not legal now: that is 26 cm away; the allowance is"), std::string::npos) << text;
+  EXPECT_NE(text.find("Not legal now: that is 26 cm away; the allowance is"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("not a point of the movement lattice"), std::string::npos);
   EXPECT_EQ(said.size(), 3u);
 }
@@ -184,10 +207,11 @@ TEST(PlayDuel, EndOfInputAtAnyPromptQuitsCleanly) {
   const DuelGame game;
   for (int answers = 0; answers < 12; ++answers) {
     int given = 0;
-    Scripted play(game, duel_config("human", "random", 21), [&](const DuelState& s) -> std::optional<std::string> {
-      if (given++ == answers) return std::nullopt;
-      return typed_rule_of_thumb(game, s);
-    });
+    Scripted play(game, duel_config("human", "random", 21),
+                  [&](const DuelState& s) -> std::optional<std::string> {
+                    if (given++ == answers) return std::nullopt;
+                    return typed_rule_of_thumb(game, s);
+                  });
     EXPECT_FALSE(play.session.run());
     EXPECT_NE(play.out.str().find("End of input"), std::string::npos);
   }
@@ -198,18 +222,19 @@ TEST(PlayDuel, UndoGoesBackToTheLastMoveAndTheDiceStay) {
   std::vector<std::size_t> declared_at;  // plies of David's declarations, as asked
   std::vector<Action> before_undo;
   Scripted* self = nullptr;
-  Scripted play(game, duel_config("human", "easy", 5), [&](const DuelState& s) -> std::optional<std::string> {
-    if (s.phase == Phase::kGod) return "accept";
-    if (s.phase == Phase::kDeclare) {
-      declared_at.push_back(self->session.record().history.size());
-      if (declared_at.size() == 3) {
-        before_undo = self->session.record().history;
-        return "undo";
-      }
-      if (declared_at.size() == 7) return "quit";
-    }
-    return typed_rule_of_thumb(game, s);
-  });
+  Scripted play(game, duel_config("human", "easy", 5),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (s.phase == Phase::kGod) return "accept";
+                  if (s.phase == Phase::kDeclare) {
+                    declared_at.push_back(self->session.record().history.size());
+                    if (declared_at.size() == 3) {
+                      before_undo = self->session.record().history;
+                      return "undo";
+                    }
+                    if (declared_at.size() == 7) return "quit";
+                  }
+                  return typed_rule_of_thumb(game, s);
+                });
   self = &play;
   play.session.run();
   const std::string text = play.out.str();
@@ -226,9 +251,10 @@ TEST(PlayDuel, UndoGoesBackToTheLastMoveAndTheDiceStay) {
 TEST(PlayDuel, NothingToUndoBeforeTheFirstDecision) {
   const DuelGame game;
   int step = 0;
-  Scripted play(game, duel_config("human", "random", 5), [&](const DuelState&) -> std::optional<std::string> {
-    return step++ == 0 ? std::optional<std::string>("undo") : std::nullopt;
-  });
+  Scripted play(game, duel_config("human", "random", 5),
+                [&](const DuelState&) -> std::optional<std::string> {
+                  return step++ == 0 ? std::optional<std::string>("undo") : std::nullopt;
+                });
   play.session.run();
   EXPECT_NE(play.out.str().find("Nothing to undo"), std::string::npos);
 }
@@ -239,30 +265,33 @@ TEST(PlayDuel, SaveAndLoadRoundTrip) {
   GameRecord saved_at;
   int declarations = 0;
   Scripted* self = nullptr;
-  Scripted play(game, duel_config("human", "easy", 9), [&](const DuelState& s) -> std::optional<std::string> {
-    if (s.phase == Phase::kDeclare && s.actor == duel::kDavid) {
-      ++declarations;
-      if (declarations == 3) {
-        saved_at = self->session.record();
-        return "save " + path;
-      }
-      if (declarations == 6) return "load " + path;  // back to the third declaration
-      if (declarations == 8) return "quit";
-    }
-    if (s.phase == Phase::kGod) return "accept";
-    return typed_rule_of_thumb(game, s);
-  });
+  Scripted play(game, duel_config("human", "easy", 9),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (s.phase == Phase::kDeclare && s.actor == duel::kDavid) {
+                    ++declarations;
+                    if (declarations == 3) {
+                      saved_at = self->session.record();
+                      return "save " + path;
+                    }
+                    if (declarations == 6) return "load " + path;  // back to the third declaration
+                    if (declarations == 8) return "quit";
+                  }
+                  if (s.phase == Phase::kGod) return "accept";
+                  return typed_rule_of_thumb(game, s);
+                });
   self = &play;
   play.session.run();
   const std::string text = play.out.str();
-  EXPECT_NE(text.find("Saved " + std::to_string(saved_at.history.size()) + " plies"), std::string::npos);
+  EXPECT_NE(text.find("Saved " + std::to_string(saved_at.history.size()) + " plies"),
+            std::string::npos);
   EXPECT_NE(text.find("Loaded " + path), std::string::npos) << text;
   const GameRecord on_disk = load_record(path);
   EXPECT_EQ(on_disk, saved_at);
   // After the load the game went on from the saved position: the record starts with the save.
   const GameRecord final_record = play.session.record();
   ASSERT_GE(final_record.history.size(), on_disk.history.size());
-  EXPECT_TRUE(std::equal(on_disk.history.begin(), on_disk.history.end(), final_record.history.begin()));
+  EXPECT_TRUE(
+      std::equal(on_disk.history.begin(), on_disk.history.end(), final_record.history.begin()));
 
   // A fresh session resumes the save at the same position.
   std::istringstream no_input;
@@ -302,11 +331,12 @@ TEST(PlayDuel, LoadRefusesOtherGamesRulesAndCorruptFiles) {
 TEST(PlayDuel, LogListsEveryDieAndAction) {
   const DuelGame game;
   int step = 0;
-  Scripted play(game, duel_config("human", "random", 6), [&](const DuelState& s) -> std::optional<std::string> {
-    if (++step == 8) return "log";
-    if (step > 8) return std::nullopt;
-    return typed_rule_of_thumb(game, s);
-  });
+  Scripted play(game, duel_config("human", "random", 6),
+                [&](const DuelState& s) -> std::optional<std::string> {
+                  if (++step == 8) return "log";
+                  if (step > 8) return std::nullopt;
+                  return typed_rule_of_thumb(game, s);
+                });
   play.session.run();
   const std::string text = play.out.str();
   const std::string log = text.substr(text.rfind("   1. Initiative"));
@@ -354,12 +384,43 @@ TEST(PlayDuel, RandomTypingNeverCrashes) {
   // Random lines drawn from commands, actions, numbers and noise, for a few whole sessions.
   const DuelGame game;
   const std::string path = temp_path("fuzz.json");
-  const std::vector<std::string> words = {
-      "help", "rules", "board", "log", "undo", "save " + path, "load " + path, "hint", "1", "2",
-      "3", "7", "25", "0", "move", "shoot", "fight", "flee", "search", "behead", "recover",
-      "drop-shield", "accept", "reroll", "reroll-david", "reroll-goliath", "stay", "to 15 5.25",
-      "to 14 9.25", "to -3 4", "to 1e308 2", "to nan nan", "  MOVE  ", "\t", "%s%n", "save",
-      "load /dev/null"};
+  const std::vector<std::string> words = {"help",
+                                          "rules",
+                                          "board",
+                                          "log",
+                                          "undo",
+                                          "save " + path,
+                                          "load " + path,
+                                          "hint",
+                                          "1",
+                                          "2",
+                                          "3",
+                                          "7",
+                                          "25",
+                                          "0",
+                                          "move",
+                                          "shoot",
+                                          "fight",
+                                          "flee",
+                                          "search",
+                                          "behead",
+                                          "recover",
+                                          "drop-shield",
+                                          "accept",
+                                          "reroll",
+                                          "reroll-david",
+                                          "reroll-goliath",
+                                          "stay",
+                                          "to 15 5.25",
+                                          "to 14 9.25",
+                                          "to -3 4",
+                                          "to 1e308 2",
+                                          "to nan nan",
+                                          "  MOVE  ",
+                                          "\t",
+                                          "%s%n",
+                                          "save",
+                                          "load /dev/null"};
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     Rng rng(seed, 99);
     Scripted play(game, duel_config("human", seed % 2 ? "random" : "easy", seed),
@@ -406,7 +467,8 @@ TEST(PlayHints, EveryCandidateIsListedWithItsWinChanceBestFirst) {
   EXPECT_EQ(count(hint, "<- best"), 1);
   // Best first: the percentages never rise down the list.
   double previous = 101;
-  for (auto p = hint.find("win ", hint.find('\n')); p != std::string::npos; p = hint.find("win ", p + 1)) {
+  for (auto p = hint.find("win ", hint.find('\n')); p != std::string::npos;
+       p = hint.find("win ", p + 1)) {
     const double value = std::stod(hint.substr(p + 4));
     EXPECT_LE(value, previous);
     previous = value;
@@ -448,7 +510,8 @@ TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
   EXPECT_EQ(resolve_preset(duel_game, "strong"), "mcts:iterations=20000,rollout=heuristic");
   EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second
   EXPECT_EQ(resolve_preset(duel_game, "random"), "random");
-  EXPECT_NE(make_play_agent(duel_game, "normal")->spec().find("mcts:iterations=2000"), std::string::npos);
+  EXPECT_NE(make_play_agent(duel_game, "normal")->spec().find("mcts:iterations=2000"),
+            std::string::npos);
   EXPECT_EQ(default_hint_spec(duel_game), "mcts:iterations=20000,rollout=heuristic");
   EXPECT_EQ(default_hint_spec(pig_game), "solver");
   EXPECT_THROW(make_play_agent(duel_game, "grandmaster"), OptionError);

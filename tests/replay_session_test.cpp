@@ -76,8 +76,10 @@ TEST(ReplayDuel, ToEndPrintsTheFinalPosition) {
   const ReplaySession<DuelGame> session(game, record, Style{});
   std::ostringstream out;
   session.to_end(out);
-  EXPECT_NE(out.str().find("Ply " + std::to_string(record.history.size()) + " of"), std::string::npos);
-  EXPECT_NE(out.str().find(GameView<DuelGame>::result(game, replay(game, record))), std::string::npos);
+  EXPECT_NE(out.str().find("Ply " + std::to_string(record.history.size()) + " of"),
+            std::string::npos);
+  EXPECT_NE(out.str().find(GameView<DuelGame>::result(game, replay(game, record))),
+            std::string::npos);
 }
 
 TEST(ReplayDuel, ACorruptedRecordIsRefusedWithThePly) {
@@ -110,14 +112,17 @@ TEST(PlayBinary, PlaysSavesAndReplaysThroughStandardInput) {
   const auto [status, output] = run_sling("play duel --david human --goliath easy --seed 4",
                                           "1\n1\n1\nsave " + save + "\nquit\n");
   EXPECT_EQ(status, 0) << output;
-  EXPECT_NE(output.find("Duel: David (human)  against  Goliath (easy)\n  easy = heuristic"), std::string::npos) << output;
+  EXPECT_NE(output.find("Duel: David (human)  against  Goliath (easy)\n  easy = heuristic"),
+            std::string::npos)
+      << output;
   EXPECT_NE(output.find("Saved "), std::string::npos) << output;
   EXPECT_EQ(output.find("\x1b["), std::string::npos);  // not a terminal: plain text
   const GameRecord saved = load_record(save);
   EXPECT_EQ(saved.seed, 4u);
 
   // Continue it with --load, both sides agents now, to the end.
-  const auto [status2, output2] = run_sling("play --load " + save + " --david easy --goliath easy", "");
+  const auto [status2, output2] =
+      run_sling("play --load " + save + " --david easy --goliath easy", "");
   EXPECT_EQ(status2, 0) << output2;
   EXPECT_NE(output2.find("wins"), std::string::npos) << output2;
 

@@ -17,9 +17,13 @@ namespace act = duel::act;
 
 namespace {
 
-Side mover_of(const DuelState& s) { return s.roll == Roll::kGoliathMove ? duel::kGoliath : duel::kDavid; }
+Side mover_of(const DuelState& s) {
+  return s.roll == Roll::kGoliathMove ? duel::kGoliath : duel::kDavid;
+}
 
-const char* side_name(int side) { return side == duel::kDavid ? "David" : "Goliath"; }
+const char* side_name(int side) {
+  return side == duel::kDavid ? "David" : "Goliath";
+}
 
 std::string format_cm(double cm) {
   char buffer[32];
@@ -49,7 +53,9 @@ std::string die(int face, const Style& style) {
   return style.paint("[" + std::to_string(face) + "]", Colour::kBold);
 }
 
-bool two_dice(Roll roll) { return roll == Roll::kInitiative || roll == Roll::kMelee; }
+bool two_dice(Roll roll) {
+  return roll == Roll::kInitiative || roll == Roll::kMelee;
+}
 
 // The state with the mover placed at lattice (x, y).
 DuelState moved(const DuelState& s, Side mover, int x, int y) {
@@ -64,10 +70,13 @@ DuelState moved(const DuelState& s, Side mover, int x, int y) {
   return t;
 }
 
-double centre_cm(int units) { return units / static_cast<double>(DuelGame::kUnitsPerCm); }
+double centre_cm(int units) {
+  return units / static_cast<double>(DuelGame::kUnitsPerCm);
+}
 
 // What a roll of kind `roll` with dice (first, second) does in state `s` (the dice not yet final).
-std::string roll_effect(const DuelGame& game, const DuelState& s, Roll roll, int first, int second) {
+std::string roll_effect(const DuelGame& game, const DuelState& s, Roll roll, int first,
+                        int second) {
   const auto& rules = game.rules();
   switch (roll) {
     case Roll::kInitiative:
@@ -135,21 +144,32 @@ std::string roll_effect(const DuelGame& game, const DuelState& s, Roll roll, int
 std::string roll_title(const DuelGame& game, const DuelState& s, Roll roll) {
   const auto& rules = game.rules();
   switch (roll) {
-    case Roll::kInitiative: return "Initiative";
+    case Roll::kInitiative:
+      return "Initiative";
     case Roll::kDavidMove:
       return "David's movement (" + std::to_string(rules.david_move) + " - d6, a 6 trips)";
     case Roll::kGoliathMove:
       return "Goliath's movement (" + std::to_string(game.move_base(s, duel::kGoliath)) + " - d6)";
-    case Roll::kFleeTest: return "David's flee test";
-    case Roll::kFleeMove: return "David's flight (" + std::to_string(rules.david_move) + " - d6)";
-    case Roll::kStoneToHit: return "David's stone, to hit";
-    case Roll::kStoneDamage: return "David's stone, damage";
-    case Roll::kStoneDaze: return "David's stone, daze";
-    case Roll::kSearch: return "David's search for a stone";
-    case Roll::kJavelin: return "Goliath's javelin";
-    case Roll::kMelee: return "Melee";
-    case Roll::kRecover: return "Goliath's recovery";
-    case Roll::kNone: break;
+    case Roll::kFleeTest:
+      return "David's flee test";
+    case Roll::kFleeMove:
+      return "David's flight (" + std::to_string(rules.david_move) + " - d6)";
+    case Roll::kStoneToHit:
+      return "David's stone, to hit";
+    case Roll::kStoneDamage:
+      return "David's stone, damage";
+    case Roll::kStoneDaze:
+      return "David's stone, daze";
+    case Roll::kSearch:
+      return "David's search for a stone";
+    case Roll::kJavelin:
+      return "Goliath's javelin";
+    case Roll::kMelee:
+      return "Melee";
+    case Roll::kRecover:
+      return "Goliath's recovery";
+    case Roll::kNone:
+      break;
   }
   return "Roll";
 }
@@ -195,13 +215,17 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
     char label[16] = "";
     if (std::fmod(top, 5.0) == 0.0 && row > 0) std::snprintf(label, sizeof(label), "%4g", top);
     out << (label[0] ? std::string(label) + " -" : std::string("      ").substr(0, 6));
-    if (label[0]) out << "|"; else out << "|";
+    if (label[0])
+      out << "|";
+    else
+      out << "|";
     for (int col = 0; col < cols; ++col) {
       const double cx = (col + 0.5) * cell_w;
       const double to_goliath = std::hypot(cx - gx, cy - gy);
       const double to_david = std::hypot(cx - dx, cy - dy);
       if (to_goliath <= goliath_r) {
-        out << style.paint(to_goliath < 0.75 * cell_h ? "G" : "#", dazed ? Colour::kYellow : Colour::kRed);
+        out << style.paint(to_goliath < 0.75 * cell_h ? "G" : "#",
+                           dazed ? Colour::kYellow : Colour::kRed);
       } else if (to_david <= david_r) {
         out << style.paint(to_david < 0.75 * cell_h ? "D" : "o", Colour::kCyan);
       } else {
@@ -233,10 +257,10 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
   }
   while (!ticks.empty() && ticks.back() == ' ') ticks.pop_back();
   out << style.paint(ticks, Colour::kDim) << "\n";
-  out << margin << style.paint("south: David's border   (x, y in cm; rings: every full " +
-                                   format_cm(band) + " cm from Goliath" +
-                                   (choosing ? "; ':' within reach" : "") + ")",
-                               Colour::kDim)
+  out << margin
+      << style.paint("south: David's border   (x, y in cm; rings: every full " + format_cm(band) +
+                         " cm from Goliath" + (choosing ? "; ':' within reach" : "") + ")",
+                     Colour::kDim)
       << "\n";
 
   // The panel.
@@ -246,31 +270,43 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
   out << style.paint("David  ", Colour::kCyan) << " at (" << format_cm(dx) << ", " << format_cm(dy)
       << ")  shooting " << game.shooting_capability(s, duel::kDavid) << "  "
       << (s.has(duel::kDavidHasStone) ? "stone in the sling" : "no stone") << "  God "
-      << (s.has(duel::kGodAvailable)
-              ? style.paint("unused", Colour::kGreen)
-              : std::string(rules.god_enabled ? "used" : "disabled"))
+      << (s.has(duel::kGodAvailable) ? style.paint("unused", Colour::kGreen)
+                                     : std::string(rules.god_enabled ? "used" : "disabled"))
       << "\n";
   out << style.paint("Goliath", Colour::kRed) << " at (" << format_cm(gx) << ", " << format_cm(gy)
       << ")  javelin "
       << (s.has(duel::kGoliathJavelin)
-              ? "ready (shooting " + std::to_string(game.shooting_capability(s, duel::kGoliath)) + ")"
+              ? "ready (shooting " + std::to_string(game.shooting_capability(s, duel::kGoliath)) +
+                    ")"
               : std::string("gone"))
       << "  " << (s.has(duel::kGoliathShield) ? "shield" : "two-handed khopesh") << " (protection "
       << game.protection(s) << ", combat " << game.combat_value(s, duel::kGoliath) << ")";
   if (dazed) out << "  " << style.paint("DAZED", Colour::kYellow);
   if (s.has(duel::kGoliathSkipsTurn)) out << ", loses his next turn";
-  if (s.has(duel::kBeheadPending)) out << ", " << style.paint("David is beheading him", Colour::kYellow);
+  if (s.has(duel::kBeheadPending))
+    out << ", " << style.paint("David is beheading him", Colour::kYellow);
   out << "\n";
   out << "Turn " << s.turn << ": ";
   switch (s.phase) {
-    case Phase::kRoll: out << "rolling: " << roll_title(game, s, s.roll); break;
-    case Phase::kGod: out << "David may invoke God on the dice"; break;
-    case Phase::kDeclare: out << side_name(s.actor) << " to declare an action"; break;
-    case Phase::kDestination:
-      out << side_name(mover_of(s)) << " to move up to " << static_cast<int>(s.allowance_cm) << " cm";
+    case Phase::kRoll:
+      out << "rolling: " << roll_title(game, s, s.roll);
       break;
-    case Phase::kTieFlee: out << "the melee is tied: David may flee at once"; break;
-    case Phase::kTerminal: out << style.paint(result(game, s), Colour::kBold); break;
+    case Phase::kGod:
+      out << "David may invoke God on the dice";
+      break;
+    case Phase::kDeclare:
+      out << side_name(s.actor) << " to declare an action";
+      break;
+    case Phase::kDestination:
+      out << side_name(mover_of(s)) << " to move up to " << static_cast<int>(s.allowance_cm)
+          << " cm";
+      break;
+    case Phase::kTieFlee:
+      out << "the melee is tied: David may flee at once";
+      break;
+    case Phase::kTerminal:
+      out << style.paint(result(game, s), Colour::kBold);
+      break;
   }
   out << "\n";
   return out.str();
@@ -302,13 +338,15 @@ std::string GameView<DuelGame>::describe_chance(const Game& game, const State& b
     text += die(dice[0], style) + "  ";
   }
   text += "-> " + roll_effect(game, before, before.roll, dice[0], dice[1]);
-  if (!reroll && before.has(duel::kGodAvailable)) text += style.paint("  (God is unused)", Colour::kDim);
+  if (!reroll && before.has(duel::kGodAvailable))
+    text += style.paint("  (God is unused)", Colour::kDim);
   return text;
 }
 
 std::string GameView<DuelGame>::prompt(const Game& game, const State& s) {
   switch (s.phase) {
-    case Phase::kDeclare: return std::string(side_name(s.actor)) + ", declare your action";
+    case Phase::kDeclare:
+      return std::string(side_name(s.actor)) + ", declare your action";
     case Phase::kDestination:
       return std::string(side_name(mover_of(s))) + ", move up to " +
              std::to_string(s.allowance_cm) +
@@ -317,7 +355,8 @@ std::string GameView<DuelGame>::prompt(const Game& game, const State& s) {
       return "David, God is unused: accept the dice, or invoke God (once per game) to re-roll one";
     case Phase::kTieFlee:
       return "David, the melee is tied: flee at once (movement roll only, no test) or stay";
-    default: break;
+    default:
+      break;
   }
   (void)game;
   return "";
@@ -348,23 +387,29 @@ std::string GameView<DuelGame>::option_label(const Game& game, const State& s, A
           return name + "  (two-handed: protection " + std::to_string(rules.protection_two_handed) +
                  ", combat " + std::to_string(rules.combat_goliath_two_handed) + ", move " +
                  std::to_string(rules.goliath_move_two_handed) + " - d6; javelin lost)";
-        case act::kSearch: return name + "  (finds a stone on " + faces(rules.search_min, 6) + ")";
-        case act::kBehead: return name + "  (Goliath dies if still dazed at David's next turn)";
-        case act::kRecover: return name + "  (recovers on " + faces(rules.recover_min, 6) + ")";
+        case act::kSearch:
+          return name + "  (finds a stone on " + faces(rules.search_min, 6) + ")";
+        case act::kBehead:
+          return name + "  (Goliath dies if still dazed at David's next turn)";
+        case act::kRecover:
+          return name + "  (recovers on " + faces(rules.recover_min, 6) + ")";
         case act::kFlee:
           return name + "  (escapes on " + faces(rules.flee_min, 6) + ", then " +
                  std::to_string(rules.david_move) + " - d6 cm)";
-        default: return name;
+        default:
+          return name;
       }
     }
     case Phase::kGod:
       if (a == act::kAccept) return name;
-      if (a == act::kRerollSecond) return name + "  (re-roll Goliath's " + std::to_string(s.dice[1]) + ")";
+      if (a == act::kRerollSecond)
+        return name + "  (re-roll Goliath's " + std::to_string(s.dice[1]) + ")";
       return name + "  (re-roll " + (two_dice(s.roll) ? "David's " : "the ") +
              std::to_string(s.dice[0]) + ")";
     case Phase::kTieFlee:
-      return a == act::kTieFlee ? name + "  (" + std::to_string(rules.david_move) + " - d6 cm, no test)"
-                                : name;
+      return a == act::kTieFlee
+                 ? name + "  (" + std::to_string(rules.david_move) + " - d6 cm, no test)"
+                 : name;
     case Phase::kDestination: {
       if (!act::is_destination(a)) return name;
       const Side mover = mover_of(s);
@@ -382,7 +427,8 @@ std::string GameView<DuelGame>::option_label(const Game& game, const State& s, A
       if (game.heuristic_action(s, unused) == a) label += "  (rule of thumb)";
       return label;
     }
-    default: return name;
+    default:
+      return name;
   }
 }
 
@@ -406,8 +452,10 @@ std::string GameView<DuelGame>::explain_illegal(const Game& game, const State& s
   const bool david = s.actor == duel::kDavid;
   const bool contact = game.in_contact(s);
   switch (s.phase) {
-    case Phase::kGod: return "now the only choices are accept or a re-roll (God)";
-    case Phase::kTieFlee: return "now the only choices are flee or stay";
+    case Phase::kGod:
+      return "now the only choices are accept or a re-roll (God)";
+    case Phase::kTieFlee:
+      return "now the only choices are flee or stay";
     case Phase::kDestination: {
       if (!act::is_destination(a)) return "give a destination: a number or `to X Y`";
       const Side mover = mover_of(s);
@@ -425,15 +473,17 @@ std::string GameView<DuelGame>::explain_illegal(const Game& game, const State& s
                std::to_string(s.allowance_cm) + " cm";
       }
       const State t = moved(s, mover, x, y);
-      if (game.centre_distance2(t) < static_cast<std::int64_t>(game.rules().david_base_mm +
-                                                               game.rules().goliath_base_mm) *
-                                         (game.rules().david_base_mm + game.rules().goliath_base_mm)) {
+      if (game.centre_distance2(t) <
+          static_cast<std::int64_t>(game.rules().david_base_mm + game.rules().goliath_base_mm) *
+              (game.rules().david_base_mm + game.rules().goliath_base_mm)) {
         return "the bases would overlap there";
       }
       return "the straight path crosses the other figure's base";
     }
-    case Phase::kDeclare: break;
-    default: return error;
+    case Phase::kDeclare:
+      break;
+    default:
+      return error;
   }
   if (!david && s.has(duel::kGoliathDazed) && a != act::kRecover) {
     return "a dazed Goliath can only try to recover";
@@ -455,14 +505,18 @@ std::string GameView<DuelGame>::explain_illegal(const Game& game, const State& s
     case act::kBehead:
       if (!david) return "only David can behead";
       return contact ? "Goliath is not dazed" : "David must be in contact with a dazed Goliath";
-    case act::kRecover: return david ? "only Goliath recovers" : "Goliath is not dazed";
+    case act::kRecover:
+      return david ? "only Goliath recovers" : "Goliath is not dazed";
     case act::kDropShield:
       return david ? "only Goliath carries a shield" : "the shield is already dropped";
     case act::kAccept:
     case act::kRerollFirst:
-    case act::kRerollSecond: return "God is invoked only right after a roll";
-    case act::kTieStay: return "stay is the answer after a tied melee";
-    default: return error;
+    case act::kRerollSecond:
+      return "God is invoked only right after a roll";
+    case act::kTieStay:
+      return "stay is the answer after a tied melee";
+    default:
+      return error;
   }
 }
 
@@ -475,12 +529,12 @@ std::string GameView<DuelGame>::rules_summary(const Game& game) {
       << "  side rolls a die, the higher acts first (ties roll again); then the sides alternate.\n"
       << "Each turn the side to act declares one action, then rolls for it.\n"
       << "DAVID\n"
-      << "  move    " << r.david_move << " - d6 cm in a straight line (a 6: he trips). Not while in "
+      << "  move    " << r.david_move
+      << " - d6 cm in a straight line (a 6: he trips). Not while in "
       << "contact.\n"
-      << "  shoot   needs a stone; hits on d6 <= " << r.david_shooting
-      << " - 1 per full " << r.shooting_band_cm << " cm; a hit hurts on d6 > protection ("
-      << r.protection_shield << " with the shield, " << r.protection_two_handed
-      << " two-handed);\n"
+      << "  shoot   needs a stone; hits on d6 <= " << r.david_shooting << " - 1 per full "
+      << r.shooting_band_cm << " cm; a hit hurts on d6 > protection (" << r.protection_shield
+      << " with the shield, " << r.protection_two_handed << " two-handed);\n"
       << "          a hurt dazes on d6 <= " << r.daze_max
       << " and Goliath loses his next turn. The stone is used up.\n"
       << "  search  finds a stone on " << faces(r.search_min, 6) << " (he carries at most one).\n"
@@ -499,8 +553,7 @@ std::string GameView<DuelGame>::rules_summary(const Game& game) {
       << " - 1 per full " << r.shooting_band_cm << " cm.\n"
       << "  fight   in contact, as above.\n"
       << "  drop-shield  takes the khopesh two-handed for good (an unused javelin is lost).\n"
-      << "  recover a dazed Goliath can only do this: " << faces(r.recover_min, 6)
-      << " recovers.\n"
+      << "  recover a dazed Goliath can only do this: " << faces(r.recover_min, 6) << " recovers.\n"
       << "GOD\n"
       << (r.god_enabled ? "  Once per game, right after any die of either side, David may re-roll "
                           "one die;\n  the new roll stands. Sling asks after every roll while "
@@ -514,11 +567,16 @@ std::string GameView<DuelGame>::rules_summary(const Game& game) {
 std::string GameView<DuelGame>::result(const Game& game, const State& s) {
   (void)game;
   switch (s.end) {
-    case duel::EndReason::kBeheaded: return "David wins: Goliath is beheaded";
-    case duel::EndReason::kJavelin: return "Goliath wins: his javelin kills David";
-    case duel::EndReason::kMelee: return "Goliath wins: David falls in the melee";
-    case duel::EndReason::kTurnCap: return "A draw: the turn limit is reached";
-    case duel::EndReason::kNone: break;
+    case duel::EndReason::kBeheaded:
+      return "David wins: Goliath is beheaded";
+    case duel::EndReason::kJavelin:
+      return "Goliath wins: his javelin kills David";
+    case duel::EndReason::kMelee:
+      return "Goliath wins: David falls in the melee";
+    case duel::EndReason::kTurnCap:
+      return "A draw: the turn limit is reached";
+    case duel::EndReason::kNone:
+      break;
   }
   return "the game goes on";
 }

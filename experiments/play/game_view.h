@@ -19,7 +19,8 @@ struct GameView {
   static std::string board(const G& game, const State& s, const Style&) {
     return game.state_to_string(s) + "\n";
   }
-  // One line about a die just thrown: whose it is and what it decides.  `before` is the chance node.
+  // One line about a die just thrown: whose it is and what it decides.  `before` is the chance
+  // node.
   static std::string describe_chance(const G& game, const State& before, Action outcome,
                                      const Style&) {
     return "roll: " + game.action_to_string(before, outcome);

@@ -26,7 +26,8 @@ std::string GameView<pig::PigGame>::board(const Game& game, const State& s, cons
     out << (who == s.to_move && s.phase != pig::Phase::kOver ? "> " : "  ") << name << "["
         << style.paint(std::string(static_cast<std::size_t>(filled), '#'),
                        who == 0 ? Colour::kCyan : Colour::kRed)
-        << style.paint(std::string(static_cast<std::size_t>(std::max(0, risk)), '+'), Colour::kYellow)
+        << style.paint(std::string(static_cast<std::size_t>(std::max(0, risk)), '+'),
+                       Colour::kYellow)
         << std::string(static_cast<std::size_t>(kWidth - filled - std::max(0, risk)), '.') << "] "
         << banked;
     if (at_risk > 0) out << " + " << at_risk << " at risk";

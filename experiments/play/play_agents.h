@@ -53,7 +53,9 @@ std::string resolve_preset(const G& game, std::string_view text) {
 }
 
 // "human" is not an agent; everything else is a preset or an agent spec.
-inline bool is_human(std::string_view text) { return text == "human"; }
+inline bool is_human(std::string_view text) {
+  return text == "human";
+}
 
 template <Game G>
 AgentPtr<G> make_play_agent(const G& game, std::string_view text) {

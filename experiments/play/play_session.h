@@ -37,9 +37,9 @@ struct PlayConfig {
   std::array<std::string, 2> sides{"human", "normal"};  // "human", a preset or an agent spec
   std::uint64_t seed = 1;
   Style style;
-  bool progress = false;    // draw a thinking indicator on the status stream
+  bool progress = false;      // draw a thinking indicator on the status stream
   std::string hint = "auto";  // agent spec for `hint`; "auto" = the strongest available; "off"
-  bool echo_input = false;  // repeat each input line (when it comes from a file, not a person)
+  bool echo_input = false;    // repeat each input line (when it comes from a file, not a person)
 };
 
 // The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
@@ -86,10 +86,16 @@ class PlaySession {
 
   PlaySession(const G& game, PlayConfig config, std::istream& in, std::ostream& out,
               std::ostream& status)
-      : game_(game), config_(std::move(config)), in_(in), out_(out), status_(status),
-        seed_(config_.seed), state_(game.initial_state()) {
+      : game_(game),
+        config_(std::move(config)),
+        in_(in),
+        out_(out),
+        status_(status),
+        seed_(config_.seed),
+        state_(game.initial_state()) {
     for (int side = 0; side < 2; ++side) {
-      if (!is_human(config_.sides[side])) agents_[side] = make_play_agent(game_, config_.sides[side]);
+      if (!is_human(config_.sides[side]))
+        agents_[side] = make_play_agent(game_, config_.sides[side]);
     }
     labels_ = config_.sides;
     resync_agents();
@@ -111,8 +117,9 @@ class PlaySession {
                             std::string(game_.info().name));
     }
     if (G::from_rules_json(record.rules).rules_json() != game_.rules_json()) {
-      throw FileFormatError("that record was played with other rules (start it with "
-                            "`sling play --load FILE`)");
+      throw FileFormatError(
+          "that record was played with other rules (start it with "
+          "`sling play --load FILE`)");
     }
     const State final_state = replay(game_, record);
     seed_ = record.seed;
@@ -168,9 +175,7 @@ class PlaySession {
 
   const Style& style() const { return config_.style; }
   bool has_human() const { return !agents_[0] || !agents_[1]; }
-  std::string side_label(std::size_t side) const {
-    return display_name(game_.info().sides[side]);
-  }
+  std::string side_label(std::size_t side) const { return display_name(game_.info().sides[side]); }
 
   // The die of ply n comes from stream n of the seed: the same history gives the same dice.
   Action roll_dice() const {
@@ -211,7 +216,8 @@ class PlaySession {
   void recall_last_roll() {
     if (history_.empty() || !View::is_follow_up(game_, state_)) return;
     State before = game_.initial_state();
-    for (std::size_t ply = 0; ply + 1 < history_.size(); ++ply) apply_any(game_, before, history_[ply]);
+    for (std::size_t ply = 0; ply + 1 < history_.size(); ++ply)
+      apply_any(game_, before, history_[ply]);
     if (game_.current_player(before) == kChancePlayer) {
       out_ << "  " << View::describe_chance(game_, before, history_.back(), style()) << "\n";
     }
@@ -244,8 +250,8 @@ class PlaySession {
     const Analysis analysis = agents_[side]->last_analysis();
     if (View::is_follow_up(game_, state_)) {
       // An answer to the die just shown: one line.
-      out_ << "  " << side_label(side) << " (" << labels_[side] << "): "
-           << game_.action_to_string(state_, action);
+      out_ << "  " << side_label(side) << " (" << labels_[side]
+           << "): " << game_.action_to_string(state_, action);
       if (!analysis.actions.empty()) {
         out_ << "  (" << (analysis.exact ? "exact" : "estimated") << " win chance "
              << percent((analysis.value + 1) / 2) << ")";
@@ -253,8 +259,7 @@ class PlaySession {
       out_ << "\n";
     } else {
       out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
-           << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold)
-           << "\n";
+           << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
       if (!analysis.actions.empty()) {
         out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
       }
@@ -333,8 +338,8 @@ class PlaySession {
       }
       const std::optional<Action> action = read_action(line, listed);
       if (!action) continue;
-      out_ << side_label(side) << " plays " << style().paint(game_.action_to_string(state_, *action), Colour::kBold)
-           << "\n";
+      out_ << side_label(side) << " plays "
+           << style().paint(game_.action_to_string(state_, *action), Colour::kBold) << "\n";
       apply(*action);
       return Turn::kActed;
     }
@@ -501,7 +506,8 @@ class PlaySession {
         while (number.size() < 5) number = " " + number;
         out_ << number << " " << game_.action_to_string(state_, stat.action) << "  win "
              << percent((stat.value + 1) / 2);
-        if (stat.visits > 0) out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
+        if (stat.visits > 0)
+          out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
         out_ << (stat.action == best ? "  <- best" : "") << "\n";
       }
     } catch (const std::exception& e) {
@@ -517,8 +523,11 @@ class PlaySession {
     State s = game_.initial_state();
     for (std::size_t ply = 0; ply < history_.size(); ++ply) {
       const Player p = game_.current_player(s);
-      out_ << (ply + 1 < 10 ? "   " : ply + 1 < 100 ? "  " : ply + 1 < 1000 ? " " : "") << ply + 1
-           << ". ";
+      out_ << (ply + 1 < 10     ? "   "
+               : ply + 1 < 100  ? "  "
+               : ply + 1 < 1000 ? " "
+                                : "")
+           << ply + 1 << ". ";
       if (p == kChancePlayer) {
         out_ << View::describe_chance(game_, s, history_[ply], style()) << "\n";
       } else {

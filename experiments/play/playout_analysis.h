@@ -14,8 +14,8 @@
 namespace sling::play {
 
 struct PlayoutOptions {
-  int playouts = 1000;    // per candidate action
-  int max_plies = 3000;   // a playout still running after this many plies counts as a draw
+  int playouts = 1000;   // per candidate action
+  int max_plies = 3000;  // a playout still running after this many plies counts as a draw
 };
 
 template <Game G>

@@ -28,7 +28,8 @@ void Spinner::run() {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     char line[128];
-    std::snprintf(line, sizeof(line), "\r%s %c %.1f s ", label_.c_str(), kFrames[frame % 4], seconds);
+    std::snprintf(line, sizeof(line), "\r%s %c %.1f s ", label_.c_str(), kFrames[frame % 4],
+                  seconds);
     *stream_ << line << std::flush;
     wake_.wait_for(lock, std::chrono::milliseconds(120), [this] { return done_; });
   }

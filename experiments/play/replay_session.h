@@ -16,7 +16,8 @@
 namespace sling::play {
 
 inline constexpr const char* kReplayHelp =
-    "Commands: n or next (or an empty line), p or prev, g N or goto N (0 = the start), start, end,\n"
+    "Commands: n or next (or an empty line), p or prev, g N or goto N (0 = the start), start, "
+    "end,\n"
     "          log (every ply), q or quit.  End of input quits.\n";
 
 template <Game G>
