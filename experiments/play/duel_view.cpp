@@ -214,11 +214,7 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
     const double cy = top - cell_h / 2;
     char label[16] = "";
     if (std::fmod(top, 5.0) == 0.0 && row > 0) std::snprintf(label, sizeof(label), "%4g", top);
-    out << (label[0] ? std::string(label) + " -" : std::string("      ").substr(0, 6));
-    if (label[0])
-      out << "|";
-    else
-      out << "|";
+    out << (label[0] ? std::string(label) + " -" : margin) << "|";
     for (int col = 0; col < cols; ++col) {
       const double cx = (col + 0.5) * cell_w;
       const double to_goliath = std::hypot(cx - gx, cy - gy);
@@ -235,7 +231,7 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
         const double nearest = std::round(rings);
         const double ring_error = std::abs(rings - nearest) * band;
         const bool reachable = choosing && std::hypot(cx - reach_x, cy - reach_y) <= reach;
-        if (nearest >= 1 && nearest <= rules.david_shooting && ring_error < 0.3) {
+        if (nearest >= 1 && nearest <= rules.david_shooting && ring_error < 0.6 * cell_w) {
           out << style.paint(".", Colour::kDim);
         } else if (reachable) {
           out << style.paint(":", Colour::kGreen);

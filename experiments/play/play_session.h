@@ -137,7 +137,8 @@ class PlaySession {
            << labels_[side] << ")";
     }
     for (int side = 0; side < 2; ++side) {
-      if (agents_[side] && agents_[side]->spec() != labels_[side]) {
+      const bool repeated = side == 1 && labels_[1] == labels_[0];
+      if (agents_[side] && agents_[side]->spec() != labels_[side] && !repeated) {
         out_ << "\n  " << labels_[side] << " = " << agents_[side]->spec();
       }
     }
