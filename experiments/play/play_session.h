@@ -490,7 +490,7 @@ class PlaySession {
           hinter_->new_game(hash_combine(seed_, history_.size()));
           best = hinter_->act(state_);
           analysis = hinter_->last_analysis();
-          source = hinter_->spec();
+          source = spec;  // as asked; the agent spells out every default
         }
       }
       out_ << "Hint (" << source << "): ";
