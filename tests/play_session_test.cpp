@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "engine/core/record.h"
 #include "engine/duel/duel.h"
@@ -560,6 +562,24 @@ TEST(PlayAgents, AfterAnAgentMovesItsWinChanceAndAlternativesAreShown) {
       << text.substr(0, 3000);
   EXPECT_NE(text.find(" 45.0%"), std::string::npos);
   EXPECT_EQ(text.find("David's estimated"), std::string::npos);  // the heuristic does not search
+}
+
+}  // namespace
+}  // namespace sling::play
+
+namespace sling::play {
+namespace {
+
+TEST(PlayProgress, TheSpinnerDrawsWhileAliveAndErasesItself) {
+  std::ostringstream stream;
+  {
+    Spinner spinner(&stream, "Goliath is thinking");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  const std::string text = stream.str();
+  EXPECT_NE(text.find("\rGoliath is thinking | 0.0 s"), std::string::npos) << text;
+  EXPECT_NE(text.find("Goliath is thinking / "), std::string::npos);  // it turned at least once
+  EXPECT_EQ(text.back(), '\r');                                        // and left a clean line
 }
 
 }  // namespace
