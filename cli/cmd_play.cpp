@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "cli/game_options.h"
+#include "engine/core/io.h"
 #include "engine/core/record.h"
 #include "experiments/play/play_session.h"
 
@@ -27,6 +28,7 @@ struct PlayCommand {
   std::string load_file;
   std::string hint = "auto";
   std::string colour = "auto";
+  std::string svg_file;
 };
 
 template <class G>
@@ -52,6 +54,17 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   config.progress = play::is_terminal(STDERR_FILENO);
   config.echo_input = !play::is_terminal(STDIN_FILENO);
   play::PlaySession<G> session(game, config, std::cin, std::cout, std::cerr);
+  if (!command.svg_file.empty()) {
+    using View = play::GameView<G>;
+    if constexpr (play::HasSvg<View, G>) {
+      const std::string path = command.svg_file;
+      session.set_observer([path](const G& g, const typename G::State& s) {
+        if (const auto svg = View::svg(g, s)) write_file_atomic(path, *svg);
+      });
+    } else {
+      throw OptionError("--svg applies to danelaw only");
+    }
+  }
   if (saved != nullptr) session.resume(*saved);
   session.run();
 }
@@ -73,6 +86,8 @@ const RegisterCommand kRegister(
                      "Agent spec for `hint` (default auto: the strongest available; off)");
       sub.add_option("--colour,--color", command->colour, "auto, always or never")
           ->capture_default_str();
+      sub.add_option("--svg", command->svg_file,
+                     "danelaw: rewrite this SVG of the position after every action");
       sub.callback([command, &sub] {
         for (auto it = command->sides.begin(); it != command->sides.end();) {
           it = it->second.empty() ? command->sides.erase(it) : std::next(it);

@@ -142,7 +142,8 @@ TEST(PlayBinary, BadOptionsAreOneLineErrors) {
   for (const std::string& arguments :
        {std::string("play duel --danes human"), std::string("play duel --goliath nonsense"),
         std::string("play duel --goliath mcts:bogus=1"), std::string("play chess"),
-        std::string("play duel --colour purple"), std::string("replay /nonexistent/record.json"),
+        std::string("play duel --colour purple"), std::string("play duel --svg board.svg"),
+        std::string("replay /nonexistent/record.json"),
         std::string("play --load /nonexistent/record.json")}) {
     const auto [status, output] = run_sling(arguments, "quit\n");
     EXPECT_EQ(status, 1) << arguments << "\n" << output;

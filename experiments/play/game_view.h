@@ -4,7 +4,9 @@
 // game specialises it (duel_view.h, ...) for a proper board, dice that say what they decide, option
 // labels, reasons for illegal input and a rules summary.
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/core/game.h"
 #include "experiments/play/style.h"
@@ -61,6 +63,21 @@ struct GameView {
     if constexpr (HasEndReason<G>) text += " (" + std::string(game.end_reason(s)) + ")";
     return text;
   }
+};
+
+// Optional hooks of a view, detected at compile time.
+
+// Splits one typed line into several decisions ("army York to Lincoln").
+template <class View, class G>
+concept HasSplitInput = requires(const G& game, const typename G::State& s,
+                                 const std::string& line) {
+  { View::split_input(game, s, line) } -> std::same_as<std::vector<std::string>>;
+};
+
+// The position as an SVG document.
+template <class View, class G>
+concept HasSvg = requires(const G& game, const typename G::State& s) {
+  { View::svg(game, s) } -> std::same_as<std::optional<std::string>>;
 };
 
 }  // namespace sling::play

@@ -5,3 +5,6 @@
 #include "experiments/play/duel_view.h"
 #include "experiments/play/game_view.h"
 #include "experiments/play/pig_view.h"
+#if __has_include("engine/danelaw/danelaw.h")
+#include "experiments/play/danelaw_view.h"
+#endif

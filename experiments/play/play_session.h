@@ -101,7 +101,11 @@ class PlaySession {
     resync_agents();
   }
 
-  void set_observer(Observer observer) { observer_ = std::move(observer); }
+  // `observer` sees the current position at once, then every new one.
+  void set_observer(Observer observer) {
+    observer_ = std::move(observer);
+    if (observer_) observer_(game_, state_);
+  }
 
   // Puts an agent built elsewhere (or a person, with nullptr) on a side.
   void set_agent(std::size_t side, AgentPtr<G> agent) {
@@ -337,7 +341,14 @@ class PlaySession {
         hint(listed);
         continue;
       }
-      const std::optional<Action> action = read_action(line, listed);
+      if constexpr (HasSplitInput<View, G>) {
+        const std::vector<std::string> parts = View::split_input(game_, state_, line);
+        if (parts.size() > 1) {
+          if (play_parts(side, parts, listed)) return Turn::kActed;
+          continue;
+        }
+      }
+      const std::optional<Action> action = read_action(state_, line, listed);
       if (!action) continue;
       out_ << side_label(side) << " plays "
            << style().paint(game_.action_to_string(state_, *action), Colour::kBold) << "\n";
@@ -439,7 +450,33 @@ class PlaySession {
     return true;
   }
 
-  std::optional<Action> read_action(const std::string& line, const std::vector<Action>& listed) {
+  // Several decisions typed on one line: all are checked first, then played; false (with the
+  // reason said) if any is not understood or not legal.
+  bool play_parts(std::size_t side, const std::vector<std::string>& parts,
+                  const std::vector<Action>& listed) {
+    std::vector<Action> actions;
+    State scratch = state_;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (game_.current_player(scratch) != static_cast<Player>(side)) {
+        out_ << "Not legal now: '" << parts[i] << "' would not be your decision.\n";
+        return false;
+      }
+      const std::optional<Action> action =
+          read_action(scratch, trim_copy(parts[i]), i == 0 ? listed : std::vector<Action>{});
+      if (!action) return false;
+      actions.push_back(*action);
+      game_.apply_action(scratch, *action);
+    }
+    for (Action a : actions) {
+      out_ << side_label(side) << " plays "
+           << style().paint(game_.action_to_string(state_, a), Colour::kBold) << "\n";
+      apply(a);
+    }
+    return true;
+  }
+
+  std::optional<Action> read_action(const State& state, const std::string& line,
+                                    const std::vector<Action>& listed) {
     if (std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; })) {
       const std::size_t n = line.size() > 6 ? 0 : std::stoul(line);
       if (n >= 1 && n <= listed.size()) return listed[n - 1];
@@ -449,16 +486,16 @@ class PlaySession {
     }
     Action action = kInvalidAction;
     try {
-      action = game_.parse_action(state_, line);
+      action = game_.parse_action(state, line);
     } catch (const std::exception& e) {
       out_ << "Not understood: " << e.what() << ".  Type a number, an action, or `help`.\n";
       return std::nullopt;
     }
     try {
-      State check = state_;
+      State check = state;
       game_.apply_action(check, action);
     } catch (const std::exception& e) {
-      out_ << "Not legal now: " << View::explain_illegal(game_, state_, action, e.what()) << ".\n";
+      out_ << "Not legal now: " << View::explain_illegal(game_, state, action, e.what()) << ".\n";
       return std::nullopt;
     }
     return action;
