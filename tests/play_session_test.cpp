@@ -240,7 +240,7 @@ TEST(PlayDuel, UndoGoesBackToTheLastMoveAndTheDiceStay) {
   self = &play;
   play.session.run();
   const std::string text = play.out.str();
-  EXPECT_NE(text.find("Undone: back to your previous move"), std::string::npos);
+  EXPECT_NE(text.find("Undone: back to David's previous move"), std::string::npos);
   // The third declaration was undone back to the second...
   ASSERT_EQ(declared_at.size(), 7u);
   EXPECT_EQ(declared_at[3], declared_at[1]);

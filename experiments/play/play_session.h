@@ -401,7 +401,9 @@ class PlaySession {
         out_ << "Nothing to undo: no decision of yours has been played yet.\n";
         return Turn::kActed;
       }
-      out_ << "Undone: back to your previous move (ply " << history_.size() + 1 << ").\n";
+      out_ << "Undone: back to "
+           << side_label(static_cast<std::size_t>(game_.current_player(state_)))
+           << "'s previous move (ply " << history_.size() + 1 << ").\n";
       shown_ = std::nullopt;
       recall_last_roll();
       return Turn::kRewound;
