@@ -29,6 +29,7 @@ struct PlayCommand {
   std::string hint = "auto";
   std::string colour = "auto";
   std::string svg_file;
+  std::string solution_file;
 };
 
 template <class G>
@@ -50,6 +51,7 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   }
   config.seed = command.seed;
   config.hint = command.hint;
+  config.solution_file = command.solution_file;
   config.style.colour = play::colour_wanted(command.colour, STDOUT_FILENO);
   config.progress = play::is_terminal(STDERR_FILENO);
   config.echo_input = !play::is_terminal(STDIN_FILENO);
@@ -86,6 +88,9 @@ const RegisterCommand kRegister(
                      "Agent spec for `hint` (default auto: the strongest available; off)");
       sub.add_option("--colour,--color", command->colour, "auto, always or never")
           ->capture_default_str();
+      sub.add_option("--solution", command->solution_file,
+                     "The exact solver's solution file (`sling solve GAME --out`): `strong` and "
+                     "hints play from it");
       sub.add_option("--svg", command->svg_file,
                      "danelaw: rewrite this SVG of the position after every action");
       sub.callback([command, &sub] {

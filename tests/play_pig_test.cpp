@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "engine/core/record.h"
@@ -131,6 +135,34 @@ TEST(PlayPig, ReplayStepsThroughAGame) {
   replay_session.run(in, replayed);
   EXPECT_NE(replayed.str().find("Ply 2 of "), std::string::npos);
   EXPECT_NE(replayed.str().find(" wins with "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sling::play
+
+namespace sling::play {
+namespace {
+
+TEST(PlayPig, ASolutionFileDrivesTheStrongPresetAndTheHints) {
+  const std::string table = (std::filesystem::temp_directory_path() /
+                             ("sling_play_pig_" + std::to_string(::getpid()) + ".table"))
+                                .string();
+  ASSERT_EQ(std::system(
+                (std::string(SLING_BINARY) + " solve pig --out " + table + " > /dev/null").c_str()),
+            0);
+  const PigGame game;
+  EXPECT_EQ(resolve_preset(game, "strong", table), "solver:table=" + table);
+  PlayConfig config = pig_config("human", "strong", 3);
+  config.hint = "auto";
+  config.solution_file = table;
+  std::istringstream in("hint\nquit\n");
+  std::ostringstream out, status;
+  PlaySession<PigGame> session(game, config, in, out, status);
+  session.run();
+  EXPECT_NE(out.str().find("strong = solver:table=" + table), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Hint (solver:table=" + table + "): exact win chance"),
+            std::string::npos);
+  std::filesystem::remove(table);
 }
 
 }  // namespace

@@ -40,13 +40,14 @@ struct PlayConfig {
   bool progress = false;      // draw a thinking indicator on the status stream
   std::string hint = "auto";  // agent spec for `hint`; "auto" = the strongest available; "off"
   bool echo_input = false;    // repeat each input line (when it comes from a file, not a person)
+  std::string solution_file;  // the exact solver's solution, for `strong` and hints
 };
 
 // The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
 // when it has no search agent for G (then hints are flat Monte Carlo playouts).
 template <Game G>
-std::string default_hint_spec(const G& game) {
-  const std::string spec = strongest_spec(game);
+std::string default_hint_spec(const G& game, const std::string& solution_file = "") {
+  const std::string spec = strongest_spec(game, solution_file);
   return registry_has(game, parse_agent_spec(spec).name) ? spec : "";
 }
 
@@ -95,7 +96,7 @@ class PlaySession {
         state_(game.initial_state()) {
     for (int side = 0; side < 2; ++side) {
       if (!is_human(config_.sides[side]))
-        agents_[side] = make_play_agent(game_, config_.sides[side]);
+        agents_[side] = make_play_agent(game_, config_.sides[side], config_.solution_file);
     }
     labels_ = config_.sides;
     resync_agents();
@@ -504,7 +505,8 @@ class PlaySession {
   }
 
   void hint(const std::vector<Action>& listed) {
-    const std::string spec = config_.hint == "auto" ? default_hint_spec(game_) : config_.hint;
+    const std::string spec =
+        config_.hint == "auto" ? default_hint_spec(game_, config_.solution_file) : config_.hint;
     if (spec == "off") {
       out_ << "Hints are off in this game.\n";
       return;
