@@ -91,7 +91,8 @@ const RegisterCommand kRegister(
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
                      "Agent spec, once per agent (default: random, heuristic, "
-                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)");
+                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)")
+          ->allow_extra_args(false);
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")
