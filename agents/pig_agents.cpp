@@ -85,8 +85,8 @@ void GameAgents<pig::PigGame>::catalogue(const pig::PigGame&, std::vector<AgentI
   {
     OptionReader r(empty);
     pig::read_hold_threshold(r);
-    out.push_back({"hold", "hold at a turn total of N or at the goal; written hold:N",
-                   r.declared()});
+    out.push_back(
+        {"hold", "hold at a turn total of N or at the goal; written hold:N", r.declared()});
   }
 }
 

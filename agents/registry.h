@@ -76,7 +76,8 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
   }
   if (AgentPtr<G> own = GameAgents<G>::make(game, spec)) return own;
   std::string names;
-  for (const AgentInfo& info : agent_catalogue(game)) names += (names.empty() ? "" : ", ") + info.name;
+  for (const AgentInfo& info : agent_catalogue(game))
+    names += (names.empty() ? "" : ", ") + info.name;
   throw OptionError("unknown agent '" + spec.name + "' for " + std::string(game.info().name) +
                     " (valid agents: " + names + ")");
 }

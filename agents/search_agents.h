@@ -60,13 +60,15 @@ search::MctsConfig read_mcts_options(OptionReader& r) {
   search::MctsConfig c;
   c.iterations = r.integer("iterations", 10000, 0, 1'000'000'000,
                            "simulations per move (shared among the trees); 0 with time= set");
-  c.seconds = r.real("time", 0, 0, 86400, "seconds per move (0 = none; time budgets are not "
-                                          "reproducible)");
+  c.seconds = r.real("time", 0, 0, 86400,
+                     "seconds per move (0 = none; time budgets are not "
+                     "reproducible)");
   c.c = r.real("c", 1.4, 0, 100, "UCT exploration constant (payoffs in [-1, 1])");
   c.rollout = agent_detail::rollout_policy(
       r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
-  c.evaluate_leaves = r.choice("leaf", "rollout", agent_detail::leaf_choices<G>(),
-                               "leaf evaluator: a rollout or the game's evaluate hook") == "evaluate";
+  c.evaluate_leaves =
+      r.choice("leaf", "rollout", agent_detail::leaf_choices<G>(),
+               "leaf evaluator: a rollout or the game's evaluate hook") == "evaluate";
   c.rollout_plies = static_cast<int>(
       r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
   c.widening_k = r.real("widen", 2.0, 0, 1e6,
@@ -91,9 +93,10 @@ std::string mcts_spec(const search::MctsConfig& c) {
          ",c=" + format_real(c.c) +
          ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
          ",leaf=" + (c.evaluate_leaves ? "evaluate" : "rollout") +
-         ",rollout_plies=" + std::to_string(c.rollout_plies) + ",widen=" + format_real(c.widening_k) +
-         ",alpha=" + format_real(c.widening_alpha) + ",trees=" + std::to_string(c.trees) +
-         ",reuse=" + (c.reuse ? "1" : "0") + ",max_nodes=" + std::to_string(c.max_nodes);
+         ",rollout_plies=" + std::to_string(c.rollout_plies) +
+         ",widen=" + format_real(c.widening_k) + ",alpha=" + format_real(c.widening_alpha) +
+         ",trees=" + std::to_string(c.trees) + ",reuse=" + (c.reuse ? "1" : "0") +
+         ",max_nodes=" + std::to_string(c.max_nodes);
 }
 
 template <Game G>
@@ -131,8 +134,9 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r) {
                                    : search::Pruning::kNone;
   c.tt_mb = static_cast<int>(r.integer("tt_mb", 16, 0, 65536, "transposition table MB (0 = off)"));
   const std::vector<std::string> leaves = agent_detail::leaf_choices<G>();
-  c.evaluate_leaves = r.choice("leaf", leaves.back(), leaves,
-                               "leaf evaluator: the game's evaluate hook or rollouts") == "evaluate";
+  c.evaluate_leaves =
+      r.choice("leaf", leaves.back(), leaves,
+               "leaf evaluator: the game's evaluate hook or rollouts") == "evaluate";
   c.leaf_rollouts = static_cast<int>(r.integer("rollouts", 8, 1, 100000, "rollouts per leaf"));
   c.rollout = agent_detail::rollout_policy(
       r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));

@@ -68,8 +68,8 @@ void OptionReader::positional_means(const std::string& key) {
   positional_used_ = true;
 }
 
-std::int64_t OptionReader::integer(const std::string& key, std::int64_t fallback,
-                                   std::int64_t low, std::int64_t high, const std::string& help) {
+std::int64_t OptionReader::integer(const std::string& key, std::int64_t fallback, std::int64_t low,
+                                   std::int64_t high, const std::string& help) {
   known_.push_back(key);
   declared_.push_back({key, std::to_string(fallback),
                        "[" + std::to_string(low) + ", " + std::to_string(high) + "]", help});
@@ -115,8 +115,8 @@ double OptionReader::real(const std::string& key, double fallback, double low, d
   if (value < low || value > high) {
     std::ostringstream range;
     range << "[" << low << ", " << high << "]";
-    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be in " +
-                      range.str() + ", got " + s);
+    throw OptionError("agent '" + spec_.name + "': option '" + key + "' must be in " + range.str() +
+                      ", got " + s);
   }
   return value;
 }

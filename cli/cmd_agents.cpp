@@ -27,24 +27,24 @@ struct AgentsCommand {
   std::string game;
 };
 
-const RegisterCommand kRegister("agents", "List the agents of a game with their options",
-                                [](CLI::App& sub) {
-  auto command = std::make_shared<AgentsCommand>();
-  sub.add_option("game", command->game, "Game: duel or pig (default: every game)");
-  sub.callback([command] {
-    const GameOptions defaults;
-    if (!command->game.empty()) {
-      with_game(command->game, defaults, [](const auto& game) { print_catalogue(game); });
-      return;
-    }
-    bool first = true;
-    for (const std::string name : {"duel", "pig"}) {
-      if (!first) std::cout << "\n";
-      first = false;
-      with_game(name, defaults, [](const auto& game) { print_catalogue(game); });
-    }
-  });
-});
+const RegisterCommand kRegister(
+    "agents", "List the agents of a game with their options", [](CLI::App& sub) {
+      auto command = std::make_shared<AgentsCommand>();
+      sub.add_option("game", command->game, "Game: duel or pig (default: every game)");
+      sub.callback([command] {
+        const GameOptions defaults;
+        if (!command->game.empty()) {
+          with_game(command->game, defaults, [](const auto& game) { print_catalogue(game); });
+          return;
+        }
+        bool first = true;
+        for (const std::string name : {"duel", "pig"}) {
+          if (!first) std::cout << "\n";
+          first = false;
+          with_game(name, defaults, [](const auto& game) { print_catalogue(game); });
+        }
+      });
+    });
 
 }  // namespace
 }  // namespace sling::cli

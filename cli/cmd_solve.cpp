@@ -27,16 +27,16 @@ void add_pig(CLI::App& solve) {
     const pig::PigSolution solution = pig::PigSolution::solve(command->goal);
     if (!command->out.empty()) solution.save(command->out);
     char probability[32];
-    std::snprintf(probability, sizeof probability, "%.12f", solution.first_player_win_probability());
+    std::snprintf(probability, sizeof probability, "%.12f",
+                  solution.first_player_win_probability());
     if (command->json) {
       std::cout << "{\"game\": \"pig\", \"goal\": " << command->goal
                 << ", \"first_player_win_probability\": " << probability;
       if (!command->out.empty()) std::cout << ", \"policy_file\": \"" << command->out << "\"";
       std::cout << "}\n";
     } else {
-      std::cout << "pig, goal " << command->goal
-                << ": the first player wins with probability " << probability
-                << " under optimal play\n";
+      std::cout << "pig, goal " << command->goal << ": the first player wins with probability "
+                << probability << " under optimal play\n";
       if (!command->out.empty()) std::cout << "policy saved to " << command->out << "\n";
     }
   });

@@ -12,10 +12,18 @@ std::string json_string(const std::string& text) {
   std::string out = "\"";
   for (const char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buffer[8];
@@ -105,8 +113,8 @@ std::string match_to_json(const MatchResult& r) {
     out << (first ? "" : ", ") << json_string(reason) << ": " << count;
     first = false;
   }
-  out << "},\n  \"mean_plies\": " << number(r.mean_plies) << ",\n  \"seconds\": "
-      << number(r.seconds) << "\n}\n";
+  out << "},\n  \"mean_plies\": " << number(r.mean_plies)
+      << ",\n  \"seconds\": " << number(r.seconds) << "\n}\n";
   return out.str();
 }
 

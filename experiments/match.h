@@ -26,8 +26,8 @@ namespace sling {
 struct MatchOptions {
   int games = 100;
   std::uint64_t seed = 1;
-  int threads = 0;          // 0 = every core
-  std::string record_dir;   // when set, each game's record is saved there
+  int threads = 0;         // 0 = every core
+  std::string record_dir;  // when set, each game's record is saved there
   int max_plies = 1'000'000;
 };
 
@@ -46,9 +46,9 @@ struct MatchResult {
   std::uint64_t seed = 0;
   int games = 0;
   std::array<int, 2> wins{};
-  int draws = 0;                     // includes games stopped at the ply limit
-  std::array<int, 2> errors{};       // games a side lost because its agent failed
-  std::string first_error;           // the first agent error, in game order
+  int draws = 0;                // includes games stopped at the ply limit
+  std::array<int, 2> errors{};  // games a side lost because its agent failed
+  std::string first_error;      // the first agent error, in game order
   double mean_plies = 0;
   double seconds = 0;
   std::map<std::string, int> end_reasons;

@@ -37,15 +37,15 @@ namespace sling::search {
 enum class Pruning : std::uint8_t { kNone, kStar1, kStar2 };
 
 struct ExpectimaxConfig {
-  int max_depth = 64;              // decision plies of the deepest iteration
-  std::int64_t nodes = 100000;     // node budget per move (0 = none)
-  double seconds = 0;              // wall-clock limit per move (0 = none; not deterministic)
+  int max_depth = 64;                 // decision plies of the deepest iteration
+  std::int64_t nodes = 100000;        // node budget per move (0 = none)
+  double seconds = 0;                 // wall-clock limit per move (0 = none; not deterministic)
   Pruning pruning = Pruning::kStar1;  // Star2's probes cost more than they save on Pig
-  int tt_mb = 16;                  // transposition table size (0 = no table)
-  bool evaluate_leaves = true;     // use game.evaluate at leaves when the game has it
-  int leaf_rollouts = 8;           // rollouts averaged per leaf otherwise
+  int tt_mb = 16;                     // transposition table size (0 = no table)
+  bool evaluate_leaves = true;        // use game.evaluate at leaves when the game has it
+  int leaf_rollouts = 8;              // rollouts averaged per leaf otherwise
   RolloutPolicy rollout = RolloutPolicy::kRandom;
-  int rollout_plies = 0;           // rollout length cap (0 = to the end)
+  int rollout_plies = 0;  // rollout length cap (0 = to the end)
 };
 
 template <Game G>
@@ -54,11 +54,13 @@ class Expectimax {
   using State = typename G::State;
   static constexpr double kLow = -1.0;
   static constexpr double kHigh = 1.0;
+  static constexpr int kMaxChanceRun = 8;
 
   Expectimax(const G& game, ExpectimaxConfig config) : game_(game), config_(config) {
     if (config_.tt_mb > 0) {
       std::size_t entries = 1;
-      const std::size_t wanted = static_cast<std::size_t>(config_.tt_mb) * 1024 * 1024 / sizeof(Entry);
+      const std::size_t wanted =
+          static_cast<std::size_t>(config_.tt_mb) * 1024 * 1024 / sizeof(Entry);
       while (entries * 2 <= wanted) entries *= 2;
       table_.assign(entries, Entry{});
     }
@@ -77,6 +79,7 @@ class Expectimax {
     nodes_ = 0;
     deadline_ = Deadline(config_.seconds);
     aborted_ = false;
+    chance_run_ = 0;
     ActionList<G> actions;
     search_actions(game_, root, actions);
     order(root, actions, kInvalidAction);
@@ -126,8 +129,9 @@ class Expectimax {
   };
 
   static void finish(std::vector<RootActionStat> stats, SearchResult& result) {
-    std::stable_sort(stats.begin(), stats.end(),
-                     [](const RootActionStat& a, const RootActionStat& b) { return a.value > b.value; });
+    std::stable_sort(
+        stats.begin(), stats.end(),
+        [](const RootActionStat& a, const RootActionStat& b) { return a.value > b.value; });
     result.actions = stats;
     result.best = stats.front().action;
     result.value = stats.front().value;
@@ -194,9 +198,21 @@ class Expectimax {
       alpha = kLow;
       beta = kHigh;
     }
-    if (player == kChancePlayer) return chance_value(state, depth, alpha, beta);
+    if (player == kChancePlayer) {
+      // Chance nodes use no depth, but a game may chain them (a tied roll thrown again), so a run
+      // of them longer than kMaxChanceRun is cut off like a horizon.
+      if (chance_run_ >= kMaxChanceRun) return leaf(state);
+      ++chance_run_;
+      const double v = chance_value(state, depth, alpha, beta);
+      --chance_run_;
+      return v;
+    }
     if (depth == 0) return leaf(state);
-    return decision_value(state, player, depth, alpha, beta);
+    const int run = chance_run_;
+    chance_run_ = 0;
+    const double v = decision_value(state, player, depth, alpha, beta);
+    chance_run_ = run;
+    return v;
   }
 
   double decision_value(const State& state, Player player, int depth, double alpha, double beta) {
@@ -285,10 +301,8 @@ class Expectimax {
         const Player child_player = game_.current_player(children[i]);
         if (child_player != 0 && child_player != 1) continue;
         const double p = outcomes[i].probability;
-        const double window_low =
-            std::max(kLow, (alpha - (upper_total - p * upper[i])) / p);
-        const double window_high =
-            std::min(kHigh, (beta - (lower_total - p * lower[i])) / p);
+        const double window_low = std::max(kLow, (alpha - (upper_total - p * upper[i])) / p);
+        const double window_high = std::min(kHigh, (beta - (lower_total - p * lower[i])) / p);
         State probe_state = children[i];
         apply_fast(game_, probe_state, first_action(children[i]));
         const double v = value(probe_state, depth - 1, window_low, window_high);
@@ -340,6 +354,7 @@ class Expectimax {
   Deadline deadline_{0};
   bool aborted_ = false;
   bool horizon_reached_ = false;
+  int chance_run_ = 0;  // consecutive chance nodes on the current line
 };
 
 }  // namespace sling::search

@@ -12,7 +12,8 @@
 //      first, then randomly.
 //   2. Expansion.  A node's children are allocated together, in one contiguous block of the arena,
 //      the first time the node is passed through; a child is a leaf until its first visit.
-//   3. Evaluation.  A new leaf is scored by a rollout (random or the game's heuristic policy, to the
+//   3. Evaluation.  A new leaf is scored by a rollout (random or the game's heuristic policy, to
+//   the
 //      end or for a fixed number of plies) or by the game's evaluate hook.
 //   4. Backpropagation.  Each node on the path adds side 0's payoff; a node reads it with the sign
 //      of its player, so no alternation of players is assumed.
@@ -40,13 +41,13 @@ struct MctsConfig {
   double seconds = 0;               // wall-clock limit per move (0 = none; not deterministic)
   double c = 1.4;                   // UCT exploration constant (payoffs are in [-1, 1])
   RolloutPolicy rollout = RolloutPolicy::kRandom;
-  bool evaluate_leaves = false;     // score leaves with game.evaluate instead of a rollout
-  int rollout_plies = 0;            // rollout length cap (0 = play to the end)
-  double widening_k = 2.0;          // progressive widening: consider ceil(k * n^alpha) children;
-  double widening_alpha = 0.5;      //   k = 0 turns widening off
-  int trees = 1;                    // independent root-parallel trees
-  bool reuse = true;                // keep the subtree of the actual move for the next search
-  std::int64_t max_nodes = 1 << 22; // arena capacity per tree (nodes of 32 bytes)
+  bool evaluate_leaves = false;      // score leaves with game.evaluate instead of a rollout
+  int rollout_plies = 0;             // rollout length cap (0 = play to the end)
+  double widening_k = 2.0;           // progressive widening: consider ceil(k * n^alpha) children;
+  double widening_alpha = 0.5;       //   k = 0 turns widening off
+  int trees = 1;                     // independent root-parallel trees
+  bool reuse = true;                 // keep the subtree of the actual move for the next search
+  std::int64_t max_nodes = 1 << 22;  // arena capacity per tree (nodes of 32 bytes)
 };
 
 template <Game G>
@@ -57,13 +58,13 @@ class MctsTree {
 
   struct Node {
     std::uint32_t first_child = 0;
-    std::uint16_t child_count = 0;   // 0 until expanded
-    std::int8_t player = 0;          // to move at this node (a side, chance or terminal)
+    std::uint16_t child_count = 0;  // 0 until expanded
+    std::int8_t player = 0;         // to move at this node (a side, chance or terminal)
     std::uint8_t expanded = 0;
     Action action = kInvalidAction;  // the edge from the parent
     float probability = 0;           // chance outcome probability (children of chance nodes)
     std::uint32_t visits = 0;
-    double value_sum = 0;            // sum of side 0's payoffs
+    double value_sum = 0;  // sum of side 0's payoffs
   };
 
   MctsTree(const G& game, const MctsConfig& config) : game_(game), config_(config) {}
@@ -193,9 +194,8 @@ class MctsTree {
   std::uint32_t select_decision(const Node& node) const {
     std::uint32_t considered = node.child_count;
     if (config_.widening_k > 0 && considered > config_.widening_k) {
-      const double allowed =
-          std::ceil(config_.widening_k * std::pow(static_cast<double>(node.visits),
-                                                  config_.widening_alpha));
+      const double allowed = std::ceil(
+          config_.widening_k * std::pow(static_cast<double>(node.visits), config_.widening_alpha));
       considered = static_cast<std::uint32_t>(std::clamp<double>(allowed, 1.0, considered));
     }
     const double sign = node.player == 0 ? 1.0 : -1.0;
@@ -300,7 +300,8 @@ class Mcts {
   const MctsConfig& config() const { return config_; }
 
   void new_game(std::uint64_t seed) {
-    for (int t = 0; t < config_.trees; ++t) trees_[t].reset(Rng(seed, 0x7472656573).derive(t).next());
+    for (int t = 0; t < config_.trees; ++t)
+      trees_[t].reset(Rng(seed, 0x7472656573).derive(t).next());
   }
 
   void advance(const State& before, Action applied) {
@@ -359,7 +360,8 @@ class Mcts {
     }
     const double sign = game_.current_player(state) == 1 ? -1.0 : 1.0;
     for (const Total& t : totals) {
-      result.actions.push_back({t.action, sign * t.value_sum / static_cast<double>(t.visits), t.visits});
+      result.actions.push_back(
+          {t.action, sign * t.value_sum / static_cast<double>(t.visits), t.visits});
     }
     std::stable_sort(result.actions.begin(), result.actions.end(),
                      [](const RootActionStat& a, const RootActionStat& b) {

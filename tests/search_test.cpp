@@ -113,8 +113,8 @@ TEST(Expectimax, HoldsWhenHoldingWins) {
 // so its node count is not compared here.
 TEST(Expectimax, StarPruningGivesTheSameValuesWithFewerNodes) {
   const PigGame game;
-  const PigState states[] = {decision(0, 0, 0, 0), decision(60, 70, 14, 1),
-                             decision(85, 90, 9, 0), decision(20, 95, 0, 0)};
+  const PigState states[] = {decision(0, 0, 0, 0), decision(60, 70, 14, 1), decision(85, 90, 9, 0),
+                             decision(20, 95, 0, 0)};
   for (const PigState& state : states) {
     std::int64_t nodes[3] = {};
     std::vector<RootActionStat> values[3];

@@ -42,7 +42,9 @@ void PigGame::apply_chance(State& s, Action outcome) const {
 
 std::string PigGame::action_to_string(const State& s, Action action) const {
   if (s.phase == Phase::kRolling) return std::to_string(action);
-  return action == kRoll ? "roll" : action == kHold ? "hold" : "invalid(" + std::to_string(action) + ")";
+  return action == kRoll   ? "roll"
+         : action == kHold ? "hold"
+                           : "invalid(" + std::to_string(action) + ")";
 }
 
 Action PigGame::parse_action(const State& s, std::string_view text) const {
@@ -77,7 +79,9 @@ std::string PigGame::state_to_string(const State& s) const {
   return out;
 }
 
-std::string PigGame::rules_json() const { return options_to_json(rules_); }
+std::string PigGame::rules_json() const {
+  return options_to_json(rules_);
+}
 
 PigGame PigGame::from_rules_json(std::string_view text) {
   return PigGame(options_from_json<PigRules>(text, "pig rules"));

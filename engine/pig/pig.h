@@ -72,9 +72,12 @@ class PigGame {
   State initial_state() const { return State{}; }
   Player current_player(const State& s) const {
     switch (s.phase) {
-      case Phase::kDecision: return static_cast<Player>(s.to_move);
-      case Phase::kRolling: return kChancePlayer;
-      default: return kTerminalPlayer;
+      case Phase::kDecision:
+        return static_cast<Player>(s.to_move);
+      case Phase::kRolling:
+        return kChancePlayer;
+      default:
+        return kTerminalPlayer;
     }
   }
   bool is_terminal(const State& s) const { return s.phase == Phase::kOver; }

@@ -148,8 +148,12 @@ PigSolution PigSolution::from_binary(std::string_view bytes) {
   return solution;
 }
 
-void PigSolution::save(const std::string& path) const { write_file_atomic(path, to_binary()); }
+void PigSolution::save(const std::string& path) const {
+  write_file_atomic(path, to_binary());
+}
 
-PigSolution PigSolution::load(const std::string& path) { return from_binary(read_file(path)); }
+PigSolution PigSolution::load(const std::string& path) {
+  return from_binary(read_file(path));
+}
 
 }  // namespace sling::pig

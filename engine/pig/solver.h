@@ -2,7 +2,8 @@
 // The exact solution of Pig by value iteration.
 //
 // P(i, j, k) is the probability that the player to move wins with banked score i, the opponent's j
-// and turn total k, under optimal play by both.  Holding wins outright when i + k >= goal; otherwise
+// and turn total k, under optimal play by both.  Holding wins outright when i + k >= goal;
+// otherwise
 //   roll(i, j, k) = 1/6 (1 - P(j, i, 0)) + 1/6 sum_{f=2..6} P(i, j, k + f)
 //   hold(i, j, k) = 1 - P(j, i + k, 0)
 //   P(i, j, k)    = max(roll, hold)           for k > 0

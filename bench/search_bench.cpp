@@ -1,0 +1,73 @@
+// Search benchmarks on the duel: MCTS simulations per second and expectimax nodes per second, on a
+// fixed spread of mid-game decision states from seeded random play.
+
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "engine/duel/duel.h"
+#include "search/expectimax.h"
+#include "search/mcts.h"
+
+namespace sling::duel {
+namespace {
+
+std::vector<DuelState> decision_states(const DuelGame& game, int count) {
+  std::vector<DuelState> states;
+  Rng rng(21, 0);
+  while (static_cast<int>(states.size()) < count) {
+    DuelState s = game.initial_state();
+    int ply = 0;
+    while (!game.is_terminal(s) && static_cast<int>(states.size()) < count) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        if (++ply % 7 == 0) states.push_back(s);
+        game.apply_action(s, sample_uniform_action(game, s, rng));
+      }
+    }
+  }
+  return states;
+}
+
+// MCTS with 1,000 simulations per search; items = simulations.  Arg: 0 = random rollouts to the
+// end, 1 = heuristic rollouts to the end.
+void BM_DuelMcts(benchmark::State& st) {
+  const DuelGame game;
+  const auto states = decision_states(game, 64);
+  search::MctsConfig config;
+  config.iterations = 1000;
+  config.reuse = false;
+  config.rollout =
+      st.range(0) == 1 ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
+  search::Mcts<DuelGame> mcts(game, config);
+  mcts.new_game(3);
+  std::size_t i = 0;
+  std::int64_t simulations = 0;
+  for (auto _ : st) {
+    simulations += mcts.search(states[i++ % states.size()]).nodes;
+  }
+  st.SetItemsProcessed(simulations);
+}
+BENCHMARK(BM_DuelMcts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Expectimax (Star1, evaluate hook at the leaves, 16 MB table) with 20,000 nodes per search;
+// items = nodes.
+void BM_DuelExpectimax(benchmark::State& st) {
+  const DuelGame game;
+  const auto states = decision_states(game, 64);
+  search::ExpectimaxConfig config;
+  config.nodes = 20000;
+  search::Expectimax<DuelGame> search(game, config);
+  search.new_game(3);
+  std::size_t i = 0;
+  std::int64_t nodes = 0;
+  for (auto _ : st) {
+    nodes += search.search(states[i++ % states.size()]).nodes;
+  }
+  st.SetItemsProcessed(nodes);
+}
+BENCHMARK(BM_DuelExpectimax)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace sling::duel

@@ -1,0 +1,118 @@
+// Agents: spec strings, the catalogue, and that every listed agent is buildable and plays legally.
+
+#include <gtest/gtest.h>
+
+#include "agents/registry.h"
+#include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
+#include "experiments/play_game.h"
+
+namespace sling {
+namespace {
+
+using pig::PigGame;
+
+std::string error_of(const PigGame& game, const std::string& spec) {
+  try {
+    make_agent(game, spec);
+  } catch (const OptionError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(AgentSpec, ErrorsNameTheProblemAndTheValidChoices) {
+  const PigGame game;
+  const std::string unknown = error_of(game, "alphazero");
+  EXPECT_NE(unknown.find("alphazero"), std::string::npos);
+  EXPECT_NE(unknown.find("mcts"), std::string::npos);
+  EXPECT_NE(unknown.find("hold"), std::string::npos);
+  const std::string key = error_of(game, "mcts:iteratoins=5");
+  EXPECT_NE(key.find("iteratoins"), std::string::npos);
+  EXPECT_NE(key.find("iterations"), std::string::npos);
+  EXPECT_NE(error_of(game, "mcts:c=-1").find("[0, 100]"), std::string::npos);
+  EXPECT_NE(error_of(game, "mcts:rollout=smart").find("random, heuristic"), std::string::npos);
+  EXPECT_NE(error_of(game, "expectimax:pruning=star3").find("star1"), std::string::npos);
+  EXPECT_FALSE(error_of(game, "mcts:iterations=0").empty());  // no budget at all
+  EXPECT_FALSE(error_of(game, "random:x=1").empty());
+  EXPECT_FALSE(error_of(game, "hold:20,at=30").empty());  // the same option twice
+  EXPECT_FALSE(error_of(game, "mcts:500").empty());       // mcts takes no bare value
+}
+
+TEST(AgentSpec, HoldTakesABareThreshold) {
+  const PigGame game;
+  EXPECT_EQ(make_agent(game, "hold:25")->spec(), "hold:25");
+  EXPECT_EQ(make_agent(game, "hold:at=25")->spec(), "hold:25");
+  EXPECT_EQ(make_agent(game, "hold")->spec(), "hold:20");
+}
+
+TEST(AgentSpec, SpecRoundTripsWithEveryOptionSpelledOut) {
+  const PigGame game;
+  for (const std::string text : {"mcts:iterations=123,c=2,rollout=heuristic,trees=3",
+                                 "expectimax:nodes=777,pruning=star2,leaf=rollout"}) {
+    const std::string full = make_agent(game, text)->spec();
+    EXPECT_EQ(make_agent(game, full)->spec(), full);
+  }
+}
+
+TEST(AgentCatalogue, ListsGameSpecificAgentsOnlyWhereTheyExist) {
+  auto names = [](const auto& catalogue) {
+    std::vector<std::string> out;
+    for (const auto& info : catalogue) out.push_back(info.name);
+    return out;
+  };
+  const auto pig_names = names(agent_catalogue(PigGame{}));
+  EXPECT_EQ(pig_names, (std::vector<std::string>{"random", "heuristic", "expectimax", "mcts",
+                                                 "solver", "hold"}));
+  const auto duel_names = names(agent_catalogue(duel::DuelGame{}));
+  EXPECT_EQ(std::count(duel_names.begin(), duel_names.end(), "hold"), 0);
+  for (const auto& info : agent_catalogue(PigGame{})) {
+    if (info.name != "mcts") continue;
+    ASSERT_FALSE(info.options.empty());
+    EXPECT_EQ(info.options[0].key, "iterations");
+    EXPECT_EQ(info.options[0].default_value, "10000");
+  }
+}
+
+// Every agent of the catalogue plays a whole game legally (play_game checks every move).
+template <class G>
+void every_agent_plays(const G& game, const std::vector<std::string>& small_budgets) {
+  for (const std::string& spec : small_budgets) {
+    auto agent = make_agent(game, spec);
+    auto opponent = make_agent(game, "random");
+    const GameResult r = play_game(game, *agent, *opponent, 42);
+    EXPECT_TRUE(r.error.empty()) << spec << ": " << r.error;
+    EXPECT_NE(r.end_reason, "ply limit") << spec;
+  }
+}
+
+TEST(AgentCatalogue, EveryPigAgentPlaysLegally) {
+  every_agent_plays(PigGame{},
+                    {"random", "heuristic", "expectimax:nodes=500", "mcts:iterations=100",
+                     "mcts:iterations=100,trees=2", "solver", "hold:15"});
+}
+
+TEST(AgentCatalogue, EveryDuelAgentPlaysLegally) {
+  every_agent_plays(duel::DuelGame{},
+                    {"random", "heuristic", "expectimax:nodes=300",
+                     "mcts:iterations=50,rollout=heuristic", "mcts:iterations=50,leaf=evaluate"});
+}
+
+TEST(Agents, SearchAgentsReportTheirAnalysis) {
+  const PigGame game;
+  auto mcts = make_agent(game, "mcts:iterations=500");
+  mcts->new_game(1);
+  const pig::PigState start = game.initial_state();
+  mcts->act(start);
+  const Analysis a = mcts->last_analysis();
+  EXPECT_EQ(a.nodes, 500);
+  ASSERT_EQ(a.actions.size(), 2u);
+  EXPECT_GE(a.actions[0].visits, a.actions[1].visits);
+  auto solver = make_agent(game, "solver");
+  EXPECT_EQ(solver->act(start), pig::kRoll);
+  EXPECT_TRUE(solver->last_analysis().exact);
+  EXPECT_NEAR(solver->last_analysis().value, 2 * 0.530592725 - 1, 1e-8);
+}
+
+}  // namespace
+}  // namespace sling
