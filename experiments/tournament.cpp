@@ -1065,7 +1065,8 @@ std::string percent(double rate) {
 }
 
 std::string signed_elo(double elo) {
-  return std::isfinite(elo) ? format("%+.0f", elo) : (elo > 0 ? "+inf" : "-inf");
+  if (!std::isfinite(elo)) return elo > 0 ? "+inf" : "-inf";
+  return std::abs(elo) < 0.5 ? "+0" : format("%+.0f", elo);  // never "-0"
 }
 
 std::string pad(const std::string& text, std::size_t width, bool left = true) {
