@@ -185,7 +185,7 @@ TEST(DuelSolver, SimulatedOptimalGamesAgreeWithTheSolvedValue) {
   const DuelGame& game = solution.game();
   const std::string file = temp_path("sim.sol");
   solution.save(file);
-  AgentSpec spec{"solver", {{"file", file}}};
+  const AgentSpec spec = parse_agent_spec("solver:file=" + file);
   auto david = make_duel_solver_agent(game, spec);
   auto goliath = make_duel_solver_agent(game, spec);
   // 4000 games: the standard error of a win rate near 0.3 is 0.0072; the tolerance is 4 of them.
@@ -205,7 +205,7 @@ TEST(DuelSolver, AgentReportsExactValuesForHints) {
   const DuelSolution& solution = small_solution();
   const std::string file = temp_path("hints.sol");
   solution.save(file);
-  auto agent = make_duel_solver_agent(solution.game(), AgentSpec{"solver", {{"file", file}}});
+  auto agent = make_duel_solver_agent(solution.game(), parse_agent_spec("solver:file=" + file));
   DuelState s = solution.game().initial_state();
   solution.game().apply_chance(s, act::dice_pair(6, 1));  // David wins the initiative...
   ASSERT_EQ(s.phase, Phase::kGod);
@@ -235,9 +235,9 @@ TEST(DuelSolver, SolutionFilesRoundTripAndRefuseOtherRulesVersionsAndCorruption)
   } catch (const RulesError& e) {
     EXPECT_NE(std::string(e.what()).find("david_shooting"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(make_duel_solver_agent(other_game, AgentSpec{"solver", {{"file", file}}}), RulesError);
-  EXPECT_THROW(make_duel_solver_agent(game, AgentSpec{"solver", {}}), OptionError);
-  EXPECT_THROW(make_duel_solver_agent(game, AgentSpec{"solver", {{"file", file}, {"depth", "3"}}}),
+  EXPECT_THROW(make_duel_solver_agent(other_game, parse_agent_spec("solver:file=" + file)), RulesError);
+  EXPECT_THROW(make_duel_solver_agent(game, parse_agent_spec("solver")), OptionError);
+  EXPECT_THROW(make_duel_solver_agent(game, parse_agent_spec("solver:file=" + file + ",depth=3")),
                OptionError);
 
   std::string bytes = read_file(file);
