@@ -77,7 +77,9 @@ struct Geometry {
   std::vector<int> cx[2], cy[2];
   std::vector<Offset> offsets[2];
   std::array<int, 13> within[2]{};
-  std::int64_t overlap2 = 0, far2[2] = {0, 0};
+  std::int64_t overlap2 = 0;
+  double sum_radii = 0;
+  std::vector<std::int64_t> length2[2];  // squared length of each offset, in units
   std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
   std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
   std::size_t start_pair = 0;
@@ -112,16 +114,12 @@ struct Geometry {
             }));
       }
     }
-    const std::int64_t sum_radii = r.david_base_mm + r.goliath_base_mm;
-    overlap2 = sum_radii * sum_radii;
+    const std::int64_t radii = r.david_base_mm + r.goliath_base_mm;
+    overlap2 = radii * radii;
+    sum_radii = static_cast<double>(radii);
+    const std::int64_t step = static_cast<std::int64_t>(r.pitch_cm) * DuelGame::kUnitsPerCm;
     for (int side = 0; side < 2; ++side) {
-      // Beyond this centre distance no path of the mover can touch the other base.
-      const std::int64_t reach =
-          static_cast<std::int64_t>(side == kDavid ? r.david_move
-                                                   : std::max(r.goliath_move_shield,
-                                                              r.goliath_move_two_handed)) *
-              DuelGame::kUnitsPerCm + sum_radii + 1;
-      far2[side] = reach * reach;
+      for (Offset o : offsets[side]) length2[side].push_back((o.dx * o.dx + o.dy * o.dy) * step * step);
     }
     const std::size_t pairs = index.pairs();
     contact.resize(pairs);
@@ -310,7 +308,13 @@ class TurnEvaluator {
     const std::int64_t oy = geo_.cy[kOther][other / static_cast<std::size_t>(ocols)];
     const std::int64_t px = geo_.cx[kMover][static_cast<std::size_t>(x0)];
     const std::int64_t py = geo_.cy[kMover][static_cast<std::size_t>(y0)];
-    const bool far = (px - ox) * (px - ox) + (py - oy) * (py - oy) > geo_.far2[kMover];
+    // A step shorter than (centre distance - sum of radii) cannot reach the other base: only
+    // longer steps need the path test.
+    const double clearance =
+        std::sqrt(static_cast<double>((px - ox) * (px - ox) + (py - oy) * (py - oy))) - geo_.sum_radii;
+    const std::int64_t clear2 =
+        clearance > 1 ? static_cast<std::int64_t>((clearance - 1) * (clearance - 1)) : -1;
+    const auto& length2 = geo_.length2[kMover];
     // Leaf values: after David's own turn Goliath declares; after Goliath's turn David does.
     const bool leaf_goliath = actor == kDavid;
     const int layer = layer_of(f);
@@ -354,7 +358,7 @@ class TurnEvaluator {
         const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
         const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
         if (x < 0 || y < 0 || x >= cols || y >= rows) continue;
-        if (i != 0 && !far &&
+        if (i != 0 && length2[static_cast<std::size_t>(i)] > clear2 &&
             !geo_.path_clear(px, py, geo_.cx[kMover][static_cast<std::size_t>(x)],
                              geo_.cy[kMover][static_cast<std::size_t>(y)], ox, oy)) {
           continue;
@@ -720,6 +724,7 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     report.certified = !po.upper;
     // An upper pass that cannot certify within this many sweeps is retried with a larger margin.
     const int uncertified_limit = 400;
+    auto last_progress = Clock::now();
     using D = typename TurnEvaluator<M>::Destinations;
     for (int s = 0; s < po.max_sweeps; ++s) {
       // Destinations: a side whose policy is fixed records its choices on the first sweep and
@@ -743,6 +748,13 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
       const SweepResult r = sweep(geo, ev, eval, layer, po.continuation, M == Mode::kOptimal);
       ++report.sweeps;
       report.max_change.push_back(r.max_change);
+      if (options.log && seconds_since(last_progress) > 60) {
+        last_progress = Clock::now();
+        char line[160];
+        std::snprintf(line, sizeof(line), "  ... %s %s: sweep %d, change %.3g, %.0f s", po.name.c_str(),
+                      layer_name(layer), report.sweeps, r.max_change, seconds_since(start));
+        options.log(line);
+      }
       // The upper pass certifies once a whole sweep raised nothing (beyond rounding): then
       // T y <= y holds for the vector it leaves.
       if (po.upper && r.max_increase <= kRoundingAllowance) report.certified = true;
