@@ -566,7 +566,19 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   }
   md << "## Method\n\nThe solution (`sling solve duel`, docs/solver.md): " << summary.states << " declare states, "
      << summary.layers << " layers, " << summary.sweeps << " sweeps, " << num(summary.seconds, 1) << " s. "
-     << "Rules:\n\n```json\n" << game.rules_json() << "\n```\n";
+     << "Convergence, per pass and layer (the largest change of the first, tenth and last sweep):\n\n"
+     << "| pass | layer | sweeps | first | 10th | last | certified |\n|---|---|---|---|---|---|---|\n";
+  for (const PassReport& p : summary.passes) {
+    auto change = [&](std::size_t k) {
+      if (p.max_change.empty()) return std::string("-");
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2e", p.max_change[std::min(k, p.max_change.size() - 1)]);
+      return std::string(text);
+    };
+    md << "| " << p.pass << " | " << p.layer << " | " << p.sweeps << " | " << change(0) << " | " << change(9)
+       << " | " << change(p.max_change.size() - 1) << " | " << (p.certified ? "yes" : "NO") << " |\n";
+  }
+  md << "\nRules:\n\n```json\n" << game.rules_json() << "\n```\n";
   write_file_atomic((std::filesystem::path(out_dir) / "report.md").string(), md.str());
   return result;
 }
