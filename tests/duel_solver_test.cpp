@@ -296,3 +296,23 @@ TEST(DuelSolver, OnlyTheLeftRightMirrorMapsBothLatticesOntoThemselves) {
 
 }  // namespace
 }  // namespace sling::duel
+
+namespace sling::duel {
+namespace {
+
+TEST(DuelSolver, SameValuesOnAnyThreadCount) {
+  DuelRules rules = small_rules();
+  rules.pitch_cm = 4;
+  SolverOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  one.nontermination = two.nontermination = false;
+  const DuelSolution a = solve_duel(DuelGame(rules), one);
+  const DuelSolution b = solve_duel(DuelGame(rules), two);
+  EXPECT_EQ(a.values(), b.values());
+  EXPECT_EQ(a.summary().lower_bound, b.summary().lower_bound);
+  EXPECT_EQ(a.summary().upper_bound, b.summary().upper_bound);
+}
+
+}  // namespace
+}  // namespace sling::duel
