@@ -156,6 +156,13 @@ struct Geometry {
     }
   }
 
+  // Position of (David slot, pair) in a transposed copy: Goliath's point varies fastest.
+  std::size_t transposed(int slot, std::size_t pair) const {
+    const std::size_t nd = static_cast<std::size_t>(points[kDavid]);
+    return static_cast<std::size_t>(slot) * index.pairs() + (pair % nd) * static_cast<std::size_t>(points[kGoliath]) +
+           pair / nd;
+  }
+
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step, without the division of
   // work between bounds and allowance (the offset lists already bound the step).
   bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy, std::int64_t cx0,
@@ -242,6 +249,21 @@ class TurnEvaluator {
     records_layer_ = layer;
     destinations_[kDavid] = david;
     destinations_[kGoliath] = goliath;
+  }
+
+  // David's values of the layer being swept, transposed (Goliath's point varying fastest), so a
+  // Goliath move reads its disc of leaves along rows instead of one cache line per destination.
+  void set_transposed(const double* guide_t, const double* eval_t, int layer) {
+    guide_t_ = guide_t;
+    eval_t_ = eval_t;
+    transposed_layer_ = layer;
+  }
+  T read_transposed(std::size_t i) const {
+    if constexpr (M == Mode::kOptimal) {
+      return eval_t_[i];
+    } else {
+      return T{guide_t_[i], eval_t_[i]};
+    }
   }
 
   // No-God movement values of the current God layer (see fill_cache), or null.
@@ -344,8 +366,19 @@ class TurnEvaluator {
       return kMover == kDavid ? goliath * static_cast<std::size_t>(np_david) + to
                               : to * static_cast<std::size_t>(np_david) + david;
     };
+    const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
+    const std::size_t base_t =
+        static_cast<std::size_t>(slot) * geo_.index.pairs() + david * static_cast<std::size_t>(geo_.points[kGoliath]);
+    auto leaf = [&](int i) {
+      if (transposed) {
+        const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
+        const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
+        return read_transposed(base_t + static_cast<std::size_t>(y * cols + x));
+      }
+      return read(base + next_of(i));
+    };
     if (mode == Destinations::kReplay) {
-      for (int a = 0; a <= max_allowance; ++a) best[a] = read(base + next_of(record[a]));
+      for (int a = 0; a <= max_allowance; ++a) best[a] = leaf(record[a]);
       return;
     }
     T run{};
@@ -363,9 +396,8 @@ class TurnEvaluator {
                              geo_.cy[kMover][static_cast<std::size_t>(y)], ox, oy)) {
           continue;
         }
-        const std::size_t next = next_of(i);
         // The next side declares with the same flags (a mover never has a pending behead).
-        const T v = read(base + next);
+        const T v = leaf(i);
         if (!have) {
           run = v;
           chosen = i;
@@ -608,6 +640,9 @@ class TurnEvaluator {
   int cache_layer_ = -1;
   std::uint16_t* records_ = nullptr;
   int records_layer_ = -1;
+  const double* guide_t_ = nullptr;
+  const double* eval_t_ = nullptr;
+  int transposed_layer_ = -1;
   Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
 };
 
@@ -632,8 +667,8 @@ constexpr std::array<std::array<int, 6>, 4> kGroups = {{{1, -1, -1, -1, -1, -1},
                                                          {4, 5, 6, 7, 8, 9}}};
 
 template <Mode M>
-SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values, int layer,
-                  double continuation, bool monotone) {
+SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values,
+                  double* transposed, int layer, double continuation, bool monotone) {
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   for (const auto& group : kGroups) {
@@ -653,6 +688,10 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
               acc.max_increase = std::max(acc.max_increase, v - old);
               values[i] = v;
               values[geo.index.at(layer, slot, mirror)] = v;
+              if (slot < 4) {
+                transposed[geo.transposed(slot, p)] = v;
+                transposed[geo.transposed(slot, mirror)] = v;
+              }
             }
           }
           return acc;
@@ -713,6 +752,22 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     if (before_layer) before_layer(layer);
     TurnEvaluator<M> ev(geo, guide, eval, win, lose);
     std::vector<std::uint16_t> records(geo.index.at(0, DuelIndex::kSlots, 0) * 13);
+    // Transposed copies of David's slots of this layer (guide and iterate).
+    std::vector<double> eval_t(4 * geo.index.pairs()), guide_t;
+    for (int slot = 0; slot < 4; ++slot) {
+      for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+        eval_t[geo.transposed(slot, p)] = eval[geo.index.at(layer, slot, p)];
+      }
+    }
+    if constexpr (M != Mode::kOptimal) {
+      guide_t.resize(eval_t.size());
+      for (int slot = 0; slot < 4; ++slot) {
+        for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+          guide_t[geo.transposed(slot, p)] = guide[geo.index.at(layer, slot, p)];
+        }
+      }
+    }
+    ev.set_transposed(M == Mode::kOptimal ? eval_t.data() : guide_t.data(), eval_t.data(), layer);
     std::vector<typename Ops<M>::T> cache;
     if (layer >= 3) {
       cache = fill_cache(geo, ev, layer);
@@ -745,7 +800,8 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
         ev.set_destinations(records.data(), layer, david_fixed ? fixed : D::kFull,
                             goliath_fixed ? fixed : D::kFull);
       }
-      const SweepResult r = sweep(geo, ev, eval, layer, po.continuation, M == Mode::kOptimal);
+      const SweepResult r =
+          sweep(geo, ev, eval, eval_t.data(), layer, po.continuation, M == Mode::kOptimal);
       ++report.sweeps;
       report.max_change.push_back(r.max_change);
       if (options.log && seconds_since(last_progress) > 60) {
