@@ -28,7 +28,12 @@ void BM_SolveDuel(benchmark::State& st) {
       benchmark::Counter::kIsIterationInvariantRate);
   st.counters["gap"] = summary.upper_bound - summary.lower_bound;
 }
-BENCHMARK(BM_SolveDuel)->Args({3, 1})->Args({3, 2})->Args({2, 2})->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(BM_SolveDuel)
+    ->Args({3, 1})
+    ->Args({3, 2})
+    ->Args({2, 2})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 // The solver agent's work per decision: the exact value of every legal action of a state.
 void BM_SolverActionValues(benchmark::State& st) {

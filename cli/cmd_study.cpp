@@ -33,7 +33,8 @@ std::vector<std::string> split_agents(const std::string& text) {
   std::istringstream in(text);
   std::string piece;
   while (std::getline(in, piece, ',')) {
-    const bool option = piece.find('=') != std::string::npos && piece.find(':') == std::string::npos;
+    const bool option =
+        piece.find('=') != std::string::npos && piece.find(':') == std::string::npos;
     if (option && !current.empty()) {
       current += "," + piece;
     } else {
@@ -76,18 +77,22 @@ void run(const StudyGodCommand& c) {
 
 const RegisterCommand kRegister("study", "Studies built on exact solutions", [](CLI::App& sub) {
   sub.require_subcommand(1);
-  CLI::App* god = sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
+  CLI::App* god =
+      sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
   auto command = std::make_shared<StudyGodCommand>();
   god->add_option("--solution", command->solution_file, "Solution file from `sling solve duel`");
-  god->add_option("--rules", command->options.rules_file, "Rules to solve when no --solution is given");
-  god->add_option("--pitch", command->pitch_cm, "Lattice pitch to solve when no --solution is given")
+  god->add_option("--rules", command->options.rules_file,
+                  "Rules to solve when no --solution is given");
+  god->add_option("--pitch", command->pitch_cm,
+                  "Lattice pitch to solve when no --solution is given")
       ->check(CLI::Range(1, 5));
   god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
   god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
       ->check(CLI::Range(1, 100000000));
   god->add_option("--matchup-games", command->matchup_games, "Games per matchup (0: no matchups)")
       ->check(CLI::Range(0, 1000000));
-  god->add_option("--agents", command->agents, "Agents of the matchup table (specs, comma-separated)");
+  god->add_option("--agents", command->agents,
+                  "Agents of the matchup table (specs, comma-separated)");
   god->add_option("--seed", command->seed, "Base seed");
   god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
   god->callback([command] { run(*command); });

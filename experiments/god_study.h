@@ -14,12 +14,12 @@
 namespace sling::duel {
 
 struct GodStudyOptions {
-  int games = 100000;          // optimal-versus-optimal games for the God statistics
-  int matchup_games = 200;     // games per matchup
+  int games = 100000;       // optimal-versus-optimal games for the God statistics
+  int matchup_games = 200;  // games per matchup
   std::vector<std::string> agents = {"solver", "heuristic", "mcts:iterations=1000", "random"};
   std::uint64_t seed = 1;
   int threads = 2;
-  std::string solution_file;   // the file the `solver` agents load (and the report cites)
+  std::string solution_file;  // the file the `solver` agents load (and the report cites)
 };
 
 // Statistics of the God decisions of one kind of roll in optimal play.
@@ -33,8 +33,8 @@ struct GodStudyResult {
   int games = 0;
   int david_wins = 0;
   int god_used_games = 0;
-  std::vector<RollStudy> by_roll;          // indexed by Roll
-  std::vector<std::int64_t> use_by_turn;   // God uses by the turn they happened in
+  std::vector<RollStudy> by_roll;         // indexed by Roll
+  std::vector<std::int64_t> use_by_turn;  // God uses by the turn they happened in
 };
 
 // Writes DIR/report.md and DIR/*.svg; returns the optimal-play statistics.

@@ -216,7 +216,7 @@ TEST(DuelSolver, AgentReportsExactValuesForHints) {
   agent->act(s);
   const Analysis a = agent->last_analysis();
   EXPECT_TRUE(a.exact);
-  ASSERT_EQ(a.actions.size(), 3u);  // accept, re-roll either die
+  ASSERT_EQ(a.actions.size(), 3u);                                     // accept, re-roll either die
   EXPECT_NEAR(a.value, 2 * solution.summary().david_first - 1, 1e-9);  // ...and keeps it
   EXPECT_EQ(a.actions.front().action, act::kAccept);
 }
@@ -239,7 +239,8 @@ TEST(DuelSolver, SolutionFilesRoundTripAndRefuseOtherRulesVersionsAndCorruption)
   } catch (const RulesError& e) {
     EXPECT_NE(std::string(e.what()).find("david_shooting"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(make_duel_solver_agent(other_game, parse_agent_spec("solver:file=" + file)), RulesError);
+  EXPECT_THROW(make_duel_solver_agent(other_game, parse_agent_spec("solver:file=" + file)),
+               RulesError);
   EXPECT_THROW(make_duel_solver_agent(game, parse_agent_spec("solver")), OptionError);
   EXPECT_THROW(make_duel_solver_agent(game, parse_agent_spec("solver:file=" + file + ",depth=3")),
                OptionError);
@@ -277,7 +278,8 @@ TEST(DuelSolver, OnlyTheLeftRightMirrorMapsBothLatticesOntoThemselves) {
   const DuelIndex index(game);
   const int dc = game.lattice_width(kDavid), gc = game.lattice_width(kGoliath);
   for (int x = 0; x < dc; ++x) {
-    EXPECT_EQ(game.centre_x(kDavid, x) + game.centre_x(kDavid, dc - 1 - x), 30 * DuelGame::kUnitsPerCm);
+    EXPECT_EQ(game.centre_x(kDavid, x) + game.centre_x(kDavid, dc - 1 - x),
+              30 * DuelGame::kUnitsPerCm);
   }
   for (int x = 0; x < gc; ++x) {
     EXPECT_EQ(game.centre_x(kGoliath, x) + game.centre_x(kGoliath, gc - 1 - x),
@@ -287,7 +289,8 @@ TEST(DuelSolver, OnlyTheLeftRightMirrorMapsBothLatticesOntoThemselves) {
   // centre reflected through the board's centre is not a David row centre.
   const int reflected = 30 * DuelGame::kUnitsPerCm - game.centre_y(kDavid, 0);
   bool found = false;
-  for (int y = 0; y < game.lattice_height(kDavid); ++y) found |= game.centre_y(kDavid, y) == reflected;
+  for (int y = 0; y < game.lattice_height(kDavid); ++y)
+    found |= game.centre_y(kDavid, y) == reflected;
   EXPECT_FALSE(found);
   const DuelState start = game.initial_state();
   const std::size_t p = index.pair(start.david_x, start.david_y, start.goliath_x, start.goliath_y);
