@@ -1205,6 +1205,11 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   SolveSummary summary;
   std::vector<double> values;
   const std::string where = "duel solution '" + path + "'";
+  // Cereal writes the magic string after its 8-byte length: check it before trusting any size.
+  const std::string magic_text = kMagic;
+  if (bytes.size() < 8 + magic_text.size() || bytes.compare(8, magic_text.size(), magic_text) != 0) {
+    throw FileFormatError(where + ": not a Sling duel solution file");
+  }
   try {
     std::istringstream in(bytes);
     cereal::BinaryInputArchive archive(in);
