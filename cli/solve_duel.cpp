@@ -92,11 +92,12 @@ void run(const SolveDuelCommand& c) {
     std::printf("Games that never end under the optimal policies: at most %.3g\n",
                 s.nontermination_upper);
   }
-  std::printf("%llu declare states (%llu after symmetry), %d layers, %d sweeps, %.1f s, %d threads, "
-              "peak memory %.0f MiB\n",
-              static_cast<unsigned long long>(s.states),
-              static_cast<unsigned long long>(s.canonical_states), s.layers, s.sweeps, s.seconds,
-              s.threads, s.peak_memory_bytes / (1024.0 * 1024.0));
+  std::printf(
+      "%llu declare states (%llu after symmetry), %d layers, %d sweeps, %.1f s, %d threads, "
+      "peak memory %.0f MiB\n",
+      static_cast<unsigned long long>(s.states),
+      static_cast<unsigned long long>(s.canonical_states), s.layers, s.sweeps, s.seconds, s.threads,
+      s.peak_memory_bytes / (1024.0 * 1024.0));
   std::printf("Solution written to %s\n", c.out.c_str());
 }
 
@@ -104,7 +105,8 @@ void run(const SolveDuelCommand& c) {
 
 void configure_solve_duel(CLI::App& sub) {
   auto command = std::make_shared<SolveDuelCommand>();
-  sub.add_option("--rules", command->options.rules_file, "Rules file (JSON); see `sling rules duel`");
+  sub.add_option("--rules", command->options.rules_file,
+                 "Rules file (JSON); see `sling rules duel`");
   sub.add_option("--pitch", command->pitch_cm, "Lattice pitch in cm (overrides the rules)")
       ->check(CLI::Range(1, 5));
   sub.add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));

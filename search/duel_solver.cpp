@@ -48,7 +48,8 @@ std::uint8_t layer_flags(int layer) {
   return f;
 }
 std::uint8_t slot_flags(int slot) {
-  if (slot < 4) return static_cast<std::uint8_t>(((slot & 2) ? kStone : 0) | ((slot & 1) ? kDazed : 0));
+  if (slot < 4)
+    return static_cast<std::uint8_t>(((slot & 2) ? kStone : 0) | ((slot & 1) ? kDazed : 0));
   const int g = slot - 4;
   std::uint8_t f = g >= 3 ? kStone : 0;
   const int k = g % 3;
@@ -57,8 +58,8 @@ std::uint8_t slot_flags(int slot) {
   return f;
 }
 const char* layer_name(int layer) {
-  static const char* kNames[] = {"no-god/no-kit",  "no-god/shield",  "no-god/shield+javelin",
-                                 "god/no-kit",     "god/shield",     "god/shield+javelin"};
+  static const char* kNames[] = {"no-god/no-kit", "no-god/shield", "no-god/shield+javelin",
+                                 "god/no-kit",    "god/shield",    "god/shield+javelin"};
   return kNames[layer];
 }
 
@@ -77,7 +78,9 @@ struct Geometry {
   std::vector<int> cx[2], cy[2];
   std::vector<Offset> offsets[2];
   std::array<int, 13> within[2]{};
-  std::int64_t overlap2 = 0, far2[2] = {0, 0};
+  std::int64_t overlap2 = 0;
+  double sum_radii = 0;
+  std::vector<std::int64_t> length2[2];  // squared length of each offset, in units
   std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
   std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
   std::size_t start_pair = 0;
@@ -92,8 +95,9 @@ struct Geometry {
       points[side] = cols[side] * rows[side];
       for (int x = 0; x < cols[side]; ++x) cx[side].push_back(g.centre_x(s, x));
       for (int y = 0; y < rows[side]; ++y) cy[side].push_back(g.centre_y(s, y));
-      const int max_move = side == kDavid ? r.david_move - 1
-                                          : std::max(r.goliath_move_shield, r.goliath_move_two_handed) - 1;
+      const int max_move = side == kDavid
+                               ? r.david_move - 1
+                               : std::max(r.goliath_move_shield, r.goliath_move_two_handed) - 1;
       const int reach = std::max(0, max_move) / r.pitch_cm;
       for (int dy = -reach; dy <= reach; ++dy) {
         for (int dx = -reach; dx <= reach; ++dx) {
@@ -106,22 +110,19 @@ struct Geometry {
         return a.dx * a.dx + a.dy * a.dy < b.dx * b.dx + b.dy * b.dy;
       });
       for (int cm = 0; cm <= 12; ++cm) {
-        within[side][cm] = static_cast<int>(std::count_if(
-            offsets[side].begin(), offsets[side].end(), [&](Offset o) {
+        within[side][cm] = static_cast<int>(
+            std::count_if(offsets[side].begin(), offsets[side].end(), [&](Offset o) {
               return (o.dx * o.dx + o.dy * o.dy) * r.pitch_cm * r.pitch_cm <= cm * cm;
             }));
       }
     }
-    const std::int64_t sum_radii = r.david_base_mm + r.goliath_base_mm;
-    overlap2 = sum_radii * sum_radii;
+    const std::int64_t radii = r.david_base_mm + r.goliath_base_mm;
+    overlap2 = radii * radii;
+    sum_radii = static_cast<double>(radii);
+    const std::int64_t step = static_cast<std::int64_t>(r.pitch_cm) * DuelGame::kUnitsPerCm;
     for (int side = 0; side < 2; ++side) {
-      // Beyond this centre distance no path of the mover can touch the other base.
-      const std::int64_t reach =
-          static_cast<std::int64_t>(side == kDavid ? r.david_move
-                                                   : std::max(r.goliath_move_shield,
-                                                              r.goliath_move_two_handed)) *
-              DuelGame::kUnitsPerCm + sum_radii + 1;
-      far2[side] = reach * reach;
+      for (Offset o : offsets[side])
+        length2[side].push_back((o.dx * o.dx + o.dy * o.dy) * step * step);
     }
     const std::size_t pairs = index.pairs();
     contact.resize(pairs);
@@ -143,7 +144,8 @@ struct Geometry {
             contact[p] = g.in_contact(s);
             cap_david[p] = static_cast<std::uint8_t>(g.shooting_capability(s, kDavid));
             cap_goliath[p] = static_cast<std::uint8_t>(g.shooting_capability(s, kGoliath));
-            if (valid[p] && index.canonical(p)) canonical_pairs.push_back(static_cast<std::uint32_t>(p));
+            if (valid[p] && index.canonical(p))
+              canonical_pairs.push_back(static_cast<std::uint32_t>(p));
           }
         }
       }
@@ -151,31 +153,44 @@ struct Geometry {
     for (int d = 1; d <= 6; ++d) {
       for (int o = 1; o <= 6; ++o) {
         const int david = d + r.combat_david;
-        melee_sign_shield[d][o] = (david > o + r.combat_goliath_shield) - (david < o + r.combat_goliath_shield);
+        melee_sign_shield[d][o] =
+            (david > o + r.combat_goliath_shield) - (david < o + r.combat_goliath_shield);
         melee_sign_two_handed[d][o] =
             (david > o + r.combat_goliath_two_handed) - (david < o + r.combat_goliath_two_handed);
       }
     }
   }
 
+  // Position of (David slot, pair) in a transposed copy: Goliath's point varies fastest.
+  std::size_t transposed(int slot, std::size_t pair) const {
+    const std::size_t nd = static_cast<std::size_t>(points[kDavid]);
+    return static_cast<std::size_t>(slot) * index.pairs() +
+           (pair % nd) * static_cast<std::size_t>(points[kGoliath]) + pair / nd;
+  }
+
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step, without the division of
   // work between bounds and allowance (the offset lists already bound the step).
-  bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy, std::int64_t cx0,
-                  std::int64_t cy0) const {
+  bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy,
+                  std::int64_t cx0, std::int64_t cy0) const {
     const std::int64_t end2 = (qx - cx0) * (qx - cx0) + (qy - cy0) * (qy - cy0);
     if (end2 < overlap2) return false;
     const std::int64_t step2 = (qx - px) * (qx - px) + (qy - py) * (qy - py);
     const std::int64_t dot = (cx0 - px) * (qx - px) + (cy0 - py) * (qy - py);
     if (dot > 0 && dot < step2) {
       const std::int64_t cross = (qx - px) * (cy0 - py) - (qy - py) * (cx0 - px);
-      if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2) * step2) return false;
+      if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2) * step2)
+        return false;
     }
     return true;
   }
 };
 
-int faces_at_most(int value) { return std::clamp(value, 0, 6); }
-int faces_at_least(int value) { return std::clamp(7 - value, 0, 6); }
+int faces_at_most(int value) {
+  return std::clamp(value, 0, 6);
+}
+int faces_at_least(int value) {
+  return std::clamp(7 - value, 0, 6);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Value types.  The plain solve carries one value per node.  The certification passes carry a
@@ -187,8 +202,12 @@ enum class Mode { kOptimal, kDavidFixed, kGoliathFixed, kBothFixed };
 struct Pair {
   double g, e;
 };
-inline Pair operator+(Pair a, Pair b) { return {a.g + b.g, a.e + b.e}; }
-inline Pair operator*(double w, Pair a) { return {w * a.g, w * a.e}; }
+inline Pair operator+(Pair a, Pair b) {
+  return {a.g + b.g, a.e + b.e};
+}
+inline Pair operator*(double w, Pair a) {
+  return {w * a.g, w * a.e};
+}
 
 template <Mode M>
 struct Ops {
@@ -233,17 +252,37 @@ class TurnEvaluator {
 
   TurnEvaluator(const Geometry& geo, const double* guide, const double* eval, T david_win,
                 T goliath_win)
-      : geo_(geo), r_(geo.game.rules()), guide_(guide), eval_(eval), win_(david_win),
+      : geo_(geo),
+        r_(geo.game.rules()),
+        guide_(guide),
+        eval_(eval),
+        win_(david_win),
         lose_(goliath_win) {}
 
   // Destination records (see DestinationMode): per (slot, pair) of the layer being swept, the
   // offset index of the chosen destination for each allowance.
   enum class Destinations : std::uint8_t { kFull, kRecord, kReplay };
-  void set_destinations(std::uint16_t* records, int layer, Destinations david, Destinations goliath) {
+  void set_destinations(std::uint16_t* records, int layer, Destinations david,
+                        Destinations goliath) {
     records_ = records;
     records_layer_ = layer;
     destinations_[kDavid] = david;
     destinations_[kGoliath] = goliath;
+  }
+
+  // David's values of the layer being swept, transposed (Goliath's point varying fastest), so a
+  // Goliath move reads its disc of leaves along rows instead of one cache line per destination.
+  void set_transposed(const double* guide_t, const double* eval_t, int layer) {
+    guide_t_ = guide_t;
+    eval_t_ = eval_t;
+    transposed_layer_ = layer;
+  }
+  T read_transposed(std::size_t i) const {
+    if constexpr (M == Mode::kOptimal) {
+      return eval_t_[i];
+    } else {
+      return T{guide_t_[i], eval_t_[i]};
+    }
   }
 
   // No-God movement values of the current God layer (see fill_cache), or null.
@@ -310,7 +349,14 @@ class TurnEvaluator {
     const std::int64_t oy = geo_.cy[kOther][other / static_cast<std::size_t>(ocols)];
     const std::int64_t px = geo_.cx[kMover][static_cast<std::size_t>(x0)];
     const std::int64_t py = geo_.cy[kMover][static_cast<std::size_t>(y0)];
-    const bool far = (px - ox) * (px - ox) + (py - oy) * (py - oy) > geo_.far2[kMover];
+    // A step shorter than (centre distance - sum of radii) cannot reach the other base: only
+    // longer steps need the path test.
+    const double clearance =
+        std::sqrt(static_cast<double>((px - ox) * (px - ox) + (py - oy) * (py - oy))) -
+        geo_.sum_radii;
+    const std::int64_t clear2 =
+        clearance > 1 ? static_cast<std::int64_t>((clearance - 1) * (clearance - 1)) : -1;
+    const auto& length2 = geo_.length2[kMover];
     // Leaf values: after David's own turn Goliath declares; after Goliath's turn David does.
     const bool leaf_goliath = actor == kDavid;
     const int layer = layer_of(f);
@@ -340,8 +386,19 @@ class TurnEvaluator {
       return kMover == kDavid ? goliath * static_cast<std::size_t>(np_david) + to
                               : to * static_cast<std::size_t>(np_david) + david;
     };
+    const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
+    const std::size_t base_t = static_cast<std::size_t>(slot) * geo_.index.pairs() +
+                               david * static_cast<std::size_t>(geo_.points[kGoliath]);
+    auto leaf = [&](int i) {
+      if (transposed) {
+        const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
+        const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
+        return read_transposed(base_t + static_cast<std::size_t>(y * cols + x));
+      }
+      return read(base + next_of(i));
+    };
     if (mode == Destinations::kReplay) {
-      for (int a = 0; a <= max_allowance; ++a) best[a] = read(base + next_of(record[a]));
+      for (int a = 0; a <= max_allowance; ++a) best[a] = leaf(record[a]);
       return;
     }
     T run{};
@@ -354,14 +411,13 @@ class TurnEvaluator {
         const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
         const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
         if (x < 0 || y < 0 || x >= cols || y >= rows) continue;
-        if (i != 0 && !far &&
+        if (i != 0 && length2[static_cast<std::size_t>(i)] > clear2 &&
             !geo_.path_clear(px, py, geo_.cx[kMover][static_cast<std::size_t>(x)],
                              geo_.cy[kMover][static_cast<std::size_t>(y)], ox, oy)) {
           continue;
         }
-        const std::size_t next = next_of(i);
         // The next side declares with the same flags (a mover never has a pending behead).
-        const T v = read(base + next);
+        const T v = leaf(i);
         if (!have) {
           run = v;
           chosen = i;
@@ -390,7 +446,8 @@ class TurnEvaluator {
     }
     const T reroll = no_god_david_move(pair, f, actor);
     T sum = (1.0 / 6) * O::david(stay, reroll);
-    for (int die = 1; die <= 5; ++die) sum = sum + (1.0 / 6) * O::david(best[r_.david_move - die], reroll);
+    for (int die = 1; die <= 5; ++die)
+      sum = sum + (1.0 / 6) * O::david(best[r_.david_move - die], reroll);
     return sum;
   }
   T no_god_david_move(std::size_t pair, std::uint8_t f, Side actor) const {
@@ -470,12 +527,14 @@ class TurnEvaluator {
       return o;
     };
     const std::uint8_t n = static_cast<std::uint8_t>(f & ~kGod);
-    const T flee_n = actor == kDavid ? no_god_david_move(pair, f, kDavid) : david_move(pair, n, actor);
+    const T flee_n =
+        actor == kDavid ? no_god_david_move(pair, f, kDavid) : david_move(pair, n, actor);
     const auto plain = outcomes(n, flee_n);
     if (!(f & kGod)) {
       T sum{};
       for (int d = 1; d <= 6; ++d) {
-        for (int o = 1; o <= 6; ++o) sum = sum + (1.0 / 36) * plain[static_cast<std::size_t>(sign[d][o] + 1)];
+        for (int o = 1; o <= 6; ++o)
+          sum = sum + (1.0 / 36) * plain[static_cast<std::size_t>(sign[d][o] + 1)];
       }
       return sum;
     }
@@ -484,11 +543,12 @@ class TurnEvaluator {
     for (int k = 1; k <= 6; ++k) {
       T by_goliath_die{}, by_david_die{};
       for (int j = 1; j <= 6; ++j) {
-        by_goliath_die = by_goliath_die + (1.0 / 6) * plain[static_cast<std::size_t>(sign[j][k] + 1)];
+        by_goliath_die =
+            by_goliath_die + (1.0 / 6) * plain[static_cast<std::size_t>(sign[j][k] + 1)];
         by_david_die = by_david_die + (1.0 / 6) * plain[static_cast<std::size_t>(sign[k][j] + 1)];
       }
-      reroll_david[static_cast<std::size_t>(k)] = by_goliath_die;   // keeps Goliath's die k
-      reroll_goliath[static_cast<std::size_t>(k)] = by_david_die;   // keeps David's die k
+      reroll_david[static_cast<std::size_t>(k)] = by_goliath_die;  // keeps Goliath's die k
+      reroll_goliath[static_cast<std::size_t>(k)] = by_david_die;  // keeps David's die k
     }
     T sum{};
     for (int d = 1; d <= 6; ++d) {
@@ -539,7 +599,8 @@ class TurnEvaluator {
       best = O::goliath(best, (f & kGod) ? god_die(p, lose_, vd(pair, thrown), plain) : plain);
     }
     if (contact) best = O::goliath(best, melee(pair, f, kGoliath));
-    if (f & kShield) best = O::goliath(best, vd(pair, static_cast<std::uint8_t>(f & ~(kShield | kJavelin))));
+    if (f & kShield)
+      best = O::goliath(best, vd(pair, static_cast<std::uint8_t>(f & ~(kShield | kJavelin))));
     return best;
   }
 
@@ -604,6 +665,9 @@ class TurnEvaluator {
   int cache_layer_ = -1;
   std::uint16_t* records_ = nullptr;
   int records_layer_ = -1;
+  const double* guide_t_ = nullptr;
+  const double* eval_t_ = nullptr;
+  int transposed_layer_ = -1;
   Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
 };
 
@@ -622,14 +686,12 @@ struct SweepResult {
 // of the same group, so each group is updated in parallel in place and the sweep is Gauss-Seidel
 // (deterministic whatever the thread count).  A stone can daze Goliath inside David's turn, and
 // then David declares again: dazed David slots go first.
-constexpr std::array<std::array<int, 6>, 4> kGroups = {{{1, -1, -1, -1, -1, -1},
-                                                         {3, -1, -1, -1, -1, -1},
-                                                         {0, 2, -1, -1, -1, -1},
-                                                         {4, 5, 6, 7, 8, 9}}};
+constexpr std::array<std::array<int, 6>, 4> kGroups = {
+    {{1, -1, -1, -1, -1, -1}, {3, -1, -1, -1, -1, -1}, {0, 2, -1, -1, -1, -1}, {4, 5, 6, 7, 8, 9}}};
 
 template <Mode M>
-SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values, int layer,
-                  double continuation, bool monotone) {
+SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values,
+                  double* transposed, int layer, double continuation, bool monotone) {
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   for (const auto& group : kGroups) {
@@ -649,6 +711,10 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
               acc.max_increase = std::max(acc.max_increase, v - old);
               values[i] = v;
               values[geo.index.at(layer, slot, mirror)] = v;
+              if (slot < 4) {
+                transposed[geo.transposed(slot, p)] = v;
+                transposed[geo.transposed(slot, mirror)] = v;
+              }
             }
           }
           return acc;
@@ -662,7 +728,8 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
 // The no-God movement values of a God layer: they read only the finished no-God layers, so they
 // are computed once per layer instead of once per sweep.
 template <Mode M>
-std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvaluator<M>& ev, int layer) {
+std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvaluator<M>& ev,
+                                           int layer) {
   using T = typename Ops<M>::T;
   std::vector<T> cache(geo.index.at(0, DuelIndex::kSlots, 0));
   const auto& pairs = geo.canonical_pairs;
@@ -686,7 +753,7 @@ std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvalua
 
 struct PassOptions {
   std::string name;
-  bool upper = false;         // the upper pass: certified once a sweep raises nothing
+  bool upper = false;  // the upper pass: certified once a sweep raises nothing
   double tolerance = 1e-11;
   int max_sweeps = 20000;
   double continuation = 1.0;  // the solve pass discounts each turn by this factor
@@ -709,6 +776,22 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     if (before_layer) before_layer(layer);
     TurnEvaluator<M> ev(geo, guide, eval, win, lose);
     std::vector<std::uint16_t> records(geo.index.at(0, DuelIndex::kSlots, 0) * 13);
+    // Transposed copies of David's slots of this layer (guide and iterate).
+    std::vector<double> eval_t(4 * geo.index.pairs()), guide_t;
+    for (int slot = 0; slot < 4; ++slot) {
+      for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+        eval_t[geo.transposed(slot, p)] = eval[geo.index.at(layer, slot, p)];
+      }
+    }
+    if constexpr (M != Mode::kOptimal) {
+      guide_t.resize(eval_t.size());
+      for (int slot = 0; slot < 4; ++slot) {
+        for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+          guide_t[geo.transposed(slot, p)] = guide[geo.index.at(layer, slot, p)];
+        }
+      }
+    }
+    ev.set_transposed(M == Mode::kOptimal ? eval_t.data() : guide_t.data(), eval_t.data(), layer);
     std::vector<typename Ops<M>::T> cache;
     if (layer >= 3) {
       cache = fill_cache(geo, ev, layer);
@@ -720,6 +803,7 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     report.certified = !po.upper;
     // An upper pass that cannot certify within this many sweeps is retried with a larger margin.
     const int uncertified_limit = 400;
+    auto last_progress = Clock::now();
     using D = typename TurnEvaluator<M>::Destinations;
     for (int s = 0; s < po.max_sweeps; ++s) {
       // Destinations: a side whose policy is fixed records its choices on the first sweep and
@@ -740,9 +824,18 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
         ev.set_destinations(records.data(), layer, david_fixed ? fixed : D::kFull,
                             goliath_fixed ? fixed : D::kFull);
       }
-      const SweepResult r = sweep(geo, ev, eval, layer, po.continuation, M == Mode::kOptimal);
+      const SweepResult r =
+          sweep(geo, ev, eval, eval_t.data(), layer, po.continuation, M == Mode::kOptimal);
       ++report.sweeps;
       report.max_change.push_back(r.max_change);
+      if (options.log && seconds_since(last_progress) > 60) {
+        last_progress = Clock::now();
+        char line[160];
+        std::snprintf(line, sizeof(line), "  ... %s %s: sweep %d, change %.3g, %.0f s",
+                      po.name.c_str(), layer_name(layer), report.sweeps, r.max_change,
+                      seconds_since(start));
+        options.log(line);
+      }
       // The upper pass certifies once a whole sweep raised nothing (beyond rounding): then
       // T y <= y holds for the vector it leaves.
       if (po.upper && r.max_increase <= kRoundingAllowance) report.certified = true;
@@ -780,8 +873,10 @@ std::uint64_t checksum(const std::vector<double>& values) {
 // DuelIndex.
 
 DuelIndex::DuelIndex(const DuelGame& game)
-    : david_cols_(game.lattice_width(kDavid)), david_rows_(game.lattice_height(kDavid)),
-      goliath_cols_(game.lattice_width(kGoliath)), goliath_rows_(game.lattice_height(kGoliath)) {
+    : david_cols_(game.lattice_width(kDavid)),
+      david_rows_(game.lattice_height(kDavid)),
+      goliath_cols_(game.lattice_width(kGoliath)),
+      goliath_rows_(game.lattice_height(kGoliath)) {
   david_points_ = david_cols_ * david_rows_;
   goliath_points_ = goliath_cols_ * goliath_rows_;
   pairs_ = static_cast<std::size_t>(david_points_) * static_cast<std::size_t>(goliath_points_);
@@ -806,7 +901,8 @@ bool DuelIndex::canonical(std::size_t p) const {
 std::optional<std::size_t> DuelIndex::index_of(const DuelState& s) const {
   if (s.phase != Phase::kDeclare) return std::nullopt;
   if (s.has(kGoliathSkipsTurn)) return std::nullopt;
-  const bool god = s.has(kGodAvailable), shield = s.has(kGoliathShield), jav = s.has(kGoliathJavelin);
+  const bool god = s.has(kGodAvailable), shield = s.has(kGoliathShield),
+             jav = s.has(kGoliathJavelin);
   if (jav && !shield) return std::nullopt;
   const std::size_t p = pair(s.david_x, s.david_y, s.goliath_x, s.goliath_y);
   if (s.actor == kDavid) {
@@ -843,8 +939,9 @@ void check_solvable(const DuelGame& game) {
         "state; solve the game without a cap)");
   }
   if (r.david_move < 5) {
-    throw RulesError("the exact duel solver needs david_move >= 5 (a smaller value gives a "
-                     "negative movement allowance in the engine)");
+    throw RulesError(
+        "the exact duel solver needs david_move >= 5 (a smaller value gives a "
+        "negative movement allowance in the engine)");
   }
 }
 
@@ -873,7 +970,8 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   tbb::task_arena arena(std::max(1, options.threads));
   arena.execute([&] {
     // 1. Value iteration from zero, layer by layer: both sides optimal.
-    PassOptions solve{"solve", false, options.tolerance, options.max_sweeps, 1.0 - options.discount};
+    PassOptions solve{"solve", false, options.tolerance, options.max_sweeps,
+                      1.0 - options.discount};
     run_pass<Mode::kOptimal>(geo, x.data(), x.data(), 1.0, 0.0, layers, solve, options, summary);
     {
       TurnEvaluator<Mode::kOptimal> ev(geo, x.data(), x.data(), 1.0, 0.0);
@@ -882,8 +980,10 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
       summary.david_first_without_god = ev.vd(geo.start_pair, kit);
       summary.goliath_first_without_god = ev.vg(geo.start_pair, kit);
       summary.start = god ? ev.initiative(true, 0.0) : summary.start_without_god;
-      summary.david_first = god ? ev.vd(geo.start_pair, kit | kGod) : summary.david_first_without_god;
-      summary.goliath_first = god ? ev.vg(geo.start_pair, kit | kGod) : summary.goliath_first_without_god;
+      summary.david_first =
+          god ? ev.vd(geo.start_pair, kit | kGod) : summary.david_first_without_god;
+      summary.goliath_first =
+          god ? ev.vg(geo.start_pair, kit | kGod) : summary.goliath_first_without_god;
     }
 
     // 2. Lower bound: David's policy (greedy on x) fixed, Goliath best-responding; value
@@ -911,13 +1011,13 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
       PassOptions upper{"upper", true, options.tolerance, options.max_sweeps, 1.0};
       for (int attempt = 0; attempt < 4; ++attempt) {
         const std::size_t before = summary.passes.size();
-        run_pass<Mode::kGoliathFixed>(
-            geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers, upper, options, summary,
-            [&](int layer) {
-              const std::size_t begin = geo.index.at(layer, 0, 0);
-              const std::size_t end = geo.index.at(layer + 1, 0, 0);
-              for (std::size_t i = begin; i < end; ++i) y[i] = std::min(1.0, x[i] + margin);
-            });
+        run_pass<Mode::kGoliathFixed>(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers,
+                                      upper, options, summary, [&](int layer) {
+                                        const std::size_t begin = geo.index.at(layer, 0, 0);
+                                        const std::size_t end = geo.index.at(layer + 1, 0, 0);
+                                        for (std::size_t i = begin; i < end; ++i)
+                                          y[i] = std::min(1.0, x[i] + margin);
+                                      });
         bool certified = true;
         for (std::size_t k = before; k < summary.passes.size(); ++k) {
           certified = certified && summary.passes[k].certified;
@@ -955,7 +1055,8 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
 
 DuelSolution::DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary)
     : game_(game), index_(game), values_(std::move(values)), summary_(std::move(summary)) {
-  if (values_.size() != index_.size()) throw FileFormatError("duel solution: wrong number of values");
+  if (values_.size() != index_.size())
+    throw FileFormatError("duel solution: wrong number of values");
 }
 
 double DuelSolution::initiative_value(bool god) const {
@@ -1051,7 +1152,8 @@ Action DuelSolution::best_action(const DuelState& s) const {
   const bool david = game_.current_player(s) == kDavid;
   std::size_t best = 0;
   for (std::size_t i = 1; i < values.size(); ++i) {
-    if (david ? values[i].second > values[best].second : values[i].second < values[best].second) best = i;
+    if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
+      best = i;
   }
   return values[best].first;
 }
@@ -1103,6 +1205,11 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   SolveSummary summary;
   std::vector<double> values;
   const std::string where = "duel solution '" + path + "'";
+  // Cereal writes the magic string after its 8-byte length: check it before trusting any size.
+  const std::string magic_text = kMagic;
+  if (bytes.size() < 8 + magic_text.size() || bytes.compare(8, magic_text.size(), magic_text) != 0) {
+    throw FileFormatError(where + ": not a Sling duel solution file");
+  }
   try {
     std::istringstream in(bytes);
     cereal::BinaryInputArchive archive(in);

@@ -26,16 +26,16 @@
 namespace sling::duel {
 
 struct SolverOptions {
-  int threads = 2;                  // TBB worker threads
-  double tolerance = 1e-13;         // a layer's iteration stops when no value moves by more
+  int threads = 2;           // TBB worker threads
+  double tolerance = 1e-13;  // a layer's iteration stops when no value moves by more
   // The solve pass counts each turn as ending without a David win with this probability.  It
   // makes the greedy David policy prefer finishing to stalling in positions whose undiscounted
   // values tie (a maximiser of a reachability objective can otherwise stall forever on a tie);
   // the values it costs (about discount times the game's length) are covered by the bracket.
   double discount = 1e-10;
-  int max_sweeps = 20000;           // per layer and per pass
-  double target_gap = 1e-6;         // the bracket the certification aims for
-  bool nontermination = true;       // also bound the probability that optimal play never ends
+  int max_sweeps = 20000;      // per layer and per pass
+  double target_gap = 1e-6;    // the bracket the certification aims for
+  bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
 
@@ -62,10 +62,10 @@ struct SolveSummary {
   double goliath_win_lower = 0;
   double nontermination_upper = 1;
   bool nontermination_computed = false;
-  std::uint64_t states = 0;        // declare states in the index (both sides, every layer)
+  std::uint64_t states = 0;            // declare states in the index (both sides, every layer)
   std::uint64_t canonical_states = 0;  // after the left-right symmetry
   int layers = 0;
-  int sweeps = 0;                  // all passes
+  int sweeps = 0;  // all passes
   double seconds = 0;
   std::uint64_t peak_memory_bytes = 0;
   int threads = 0;
@@ -98,7 +98,8 @@ class DuelIndex {
     return 4 + (stone ? 3 : 0) + (dazed ? (behead_pending ? 2 : 1) : 0);
   }
   std::size_t at(int layer, int slot, std::size_t pair) const {
-    return (static_cast<std::size_t>(layer) * kSlots + static_cast<std::size_t>(slot)) * pairs_ + pair;
+    return (static_cast<std::size_t>(layer) * kSlots + static_cast<std::size_t>(slot)) * pairs_ +
+           pair;
   }
   // The index of a state at which a side declares (turn ignored); nullopt for other states.
   std::optional<std::size_t> index_of(const DuelState& s) const;

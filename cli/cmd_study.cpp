@@ -1,0 +1,102 @@
+// sling study god [--solution FILE | --rules FILE --pitch CM] --out DIR: the God study
+// (experiments/god_study.h) written as DIR/report.md with SVG figures.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/command.h"
+#include "cli/game_options.h"
+#include "engine/core/errors.h"
+#include "experiments/god_study.h"
+
+namespace sling::cli {
+namespace {
+
+struct StudyGodCommand {
+  std::string solution_file;
+  GameOptions options;
+  int pitch_cm = 0;
+  std::string out;
+  int games = 100000;
+  int matchup_games = 200;
+  std::string agents = "solver,heuristic,mcts:iterations=1000,random";
+  std::uint64_t seed = 1;
+  int threads = 2;
+};
+
+std::vector<std::string> split_agents(const std::string& text) {
+  // Agent specs are separated by ';' or by ',' before a new agent name (an option list uses ','
+  // inside one spec): "solver,heuristic,mcts:iterations=1000,c=1.4,random".
+  std::vector<std::string> out;
+  std::string current;
+  std::istringstream in(text);
+  std::string piece;
+  while (std::getline(in, piece, ',')) {
+    const bool option =
+        piece.find('=') != std::string::npos && piece.find(':') == std::string::npos;
+    if (option && !current.empty()) {
+      current += "," + piece;
+    } else {
+      if (!current.empty()) out.push_back(current);
+      current = piece;
+    }
+  }
+  if (!current.empty()) out.push_back(current);
+  return out;
+}
+
+void run(const StudyGodCommand& c) {
+  duel::GodStudyOptions options;
+  options.games = c.games;
+  options.matchup_games = c.matchup_games;
+  options.agents = split_agents(c.agents);
+  options.seed = c.seed;
+  options.threads = c.threads;
+  std::string file = c.solution_file;
+  if (file.empty()) {
+    // No solution given: solve the rules now and keep the solution next to the report.
+    duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
+    if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+    const duel::DuelGame game(rules);
+    duel::SolverOptions solver;
+    solver.threads = c.threads;
+    solver.log = [](const std::string& line) { std::cerr << line << '\n'; };
+    std::filesystem::create_directories(c.out);
+    file = (std::filesystem::path(c.out) / "duel.sol").string();
+    duel::solve_duel(game, solver).save(file);
+  } else if (!c.options.rules_file.empty() || c.pitch_cm != 0) {
+    throw OptionError("give either --solution or --rules/--pitch, not both");
+  }
+  options.solution_file = file;
+  const duel::DuelSolution solution = duel::DuelSolution::load(file);
+  const duel::GodStudyResult result = duel::write_god_study(solution, options, c.out);
+  std::cout << "God study written to " << c.out << "/report.md (" << result.games
+            << " optimal games, God used in " << result.god_used_games << ")\n";
+}
+
+const RegisterCommand kRegister("study", "Studies built on exact solutions", [](CLI::App& sub) {
+  sub.require_subcommand(1);
+  CLI::App* god =
+      sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
+  auto command = std::make_shared<StudyGodCommand>();
+  god->add_option("--solution", command->solution_file, "Solution file from `sling solve duel`");
+  god->add_option("--rules", command->options.rules_file,
+                  "Rules to solve when no --solution is given");
+  god->add_option("--pitch", command->pitch_cm,
+                  "Lattice pitch to solve when no --solution is given")
+      ->check(CLI::Range(1, 5));
+  god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
+  god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
+      ->check(CLI::Range(1, 100000000));
+  god->add_option("--matchup-games", command->matchup_games, "Games per matchup (0: no matchups)")
+      ->check(CLI::Range(0, 1000000));
+  god->add_option("--agents", command->agents,
+                  "Agents of the matchup table (specs, comma-separated)");
+  god->add_option("--seed", command->seed, "Base seed");
+  god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+  god->callback([command] { run(*command); });
+});
+
+}  // namespace
+}  // namespace sling::cli

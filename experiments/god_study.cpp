@@ -1,0 +1,658 @@
+#include "experiments/god_study.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "agents/duel_solver_agent.h"
+#include "agents/registry.h"
+#include "engine/core/errors.h"
+#include "engine/core/io.h"
+#include "experiments/match.h"
+#include "experiments/play_game.h"
+
+namespace sling::duel {
+
+namespace {
+
+constexpr int kTurnBuckets = 8;
+const char* kTurnBucketNames[kTurnBuckets] = {"1-2",   "3-4",   "5-6",   "7-10",
+                                              "11-15", "16-25", "26-50", "51+"};
+int turn_bucket(int turn) {
+  if (turn <= 2) return 0;
+  if (turn <= 4) return 1;
+  if (turn <= 6) return 2;
+  if (turn <= 10) return 3;
+  if (turn <= 15) return 4;
+  if (turn <= 25) return 5;
+  if (turn <= 50) return 6;
+  return 7;
+}
+
+const Roll kStudiedRolls[] = {Roll::kInitiative,  Roll::kDavidMove,   Roll::kStoneToHit,
+                              Roll::kStoneDamage, Roll::kStoneDaze,   Roll::kSearch,
+                              Roll::kFleeTest,    Roll::kFleeMove,    Roll::kMelee,
+                              Roll::kJavelin,     Roll::kGoliathMove, Roll::kRecover};
+
+std::string roll_title(Roll roll) {
+  switch (roll) {
+    case Roll::kInitiative:
+      return "Initiative";
+    case Roll::kDavidMove:
+      return "David's movement";
+    case Roll::kStoneToHit:
+      return "Stone to-hit";
+    case Roll::kStoneDamage:
+      return "Stone damage";
+    case Roll::kStoneDaze:
+      return "Stone daze";
+    case Roll::kSearch:
+      return "Search for a stone";
+    case Roll::kFleeTest:
+      return "Flee test";
+    case Roll::kFleeMove:
+      return "Flee movement";
+    case Roll::kMelee:
+      return "Melee dice";
+    case Roll::kJavelin:
+      return "Goliath's javelin to-hit";
+    case Roll::kGoliathMove:
+      return "Goliath's movement";
+    case Roll::kRecover:
+      return "Goliath's recovery";
+    default:
+      return std::string(DuelGame::roll_name(roll));
+  }
+}
+
+// A God decision's situation in words a player can recognise at the table.
+std::string situation(const DuelGame& game, const DuelState& s) {
+  const int d = s.dice[0], o = s.dice[1];
+  char text[160];
+  const int gap = static_cast<int>(std::floor(game.edge_distance_cm(s)));
+  switch (s.roll) {
+    case Roll::kInitiative:
+      std::snprintf(text, sizeof text, "David %d, Goliath %d (%s)", d, o,
+                    d > o ? "David first" : (d < o ? "Goliath first" : "tie"));
+      break;
+    case Roll::kDavidMove:
+    case Roll::kFleeMove:
+      std::snprintf(
+          text, sizeof text, "die %d (%s), gap %d cm%s", d,
+          d == 6 ? "no move" : (std::to_string(game.rules().david_move - d) + " cm").c_str(), gap,
+          s.has(kDavidHasStone) ? ", stone in hand" : "");
+      break;
+    case Roll::kGoliathMove:
+      std::snprintf(text, sizeof text, "die %d (Goliath moves up to %d cm), gap %d cm%s", d,
+                    std::max(0, game.move_base(s, kGoliath) - d), gap,
+                    s.has(kGoliathShield) ? "" : ", two-handed");
+      break;
+    case Roll::kStoneToHit:
+      std::snprintf(text, sizeof text, "die %d vs capability %d (%s)", d,
+                    game.shooting_capability(s, kDavid),
+                    d <= game.shooting_capability(s, kDavid) ? "hit" : "miss");
+      break;
+    case Roll::kStoneDamage:
+      std::snprintf(text, sizeof text, "die %d vs protection %d (%s)", d, game.protection(s),
+                    d > game.protection(s) ? "damage" : "blocked");
+      break;
+    case Roll::kStoneDaze:
+      std::snprintf(text, sizeof text, "die %d (%s)", d,
+                    d <= game.rules().daze_max ? "dazed" : "absorbed");
+      break;
+    case Roll::kSearch:
+      std::snprintf(text, sizeof text, "die %d (%s), gap %d cm", d,
+                    d >= game.rules().search_min ? "found" : "not found", gap);
+      break;
+    case Roll::kFleeTest:
+      std::snprintf(text, sizeof text, "die %d (%s)%s", d,
+                    d >= game.rules().flee_min ? "escapes" : "stuck",
+                    s.has(kGoliathDazed) ? ", Goliath dazed" : "");
+      break;
+    case Roll::kJavelin:
+      std::snprintf(text, sizeof text, "die %d vs capability %d (%s)", d,
+                    game.shooting_capability(s, kGoliath),
+                    d <= game.shooting_capability(s, kGoliath) ? "David hit: dead" : "miss");
+      break;
+    case Roll::kMelee: {
+      const int david = d + game.combat_value(s, kDavid),
+                goliath = o + game.combat_value(s, kGoliath);
+      std::snprintf(text, sizeof text, "David %d+%d vs Goliath %d+%d (%s)", d,
+                    game.combat_value(s, kDavid), o, game.combat_value(s, kGoliath),
+                    david < goliath ? "David killed" : (david > goliath ? "Goliath dazed" : "tie"));
+      break;
+    }
+    case Roll::kRecover:
+      std::snprintf(text, sizeof text, "die %d (%s)%s", d,
+                    d >= game.rules().recover_min ? "recovers" : "stays dazed",
+                    s.has(kBeheadPending) ? ", David beheading" : "");
+      break;
+    default:
+      std::snprintf(text, sizeof text, "die %d", d);
+  }
+  return text;
+}
+
+struct SituationStats {
+  std::int64_t offered = 0, rerolled = 0;
+  double gain = 0;
+};
+
+struct GameLog {
+  bool david_won = false;
+  int god_turn = -1;
+  Roll god_roll = Roll::kNone;
+  std::vector<std::pair<std::string, std::pair<bool, double>>> decisions;  // key, (rerolled, gain)
+  std::vector<Roll> decision_rolls;
+};
+
+// One optimal-versus-optimal game, recording each God decision.
+GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed) {
+  const DuelGame& game = solution.game();
+  GameLog log;
+  Rng dice(seed, 0);
+  DuelState s = game.initial_state();
+  for (int plies = 0; !game.is_terminal(s) && plies < 100000; ++plies) {
+    Action a;
+    if (game.current_player(s) == kChancePlayer) {
+      a = sample_chance(game, s, dice);
+    } else {
+      const auto values = solution.action_values(s);
+      const bool david = game.current_player(s) == kDavid;
+      std::size_t best = 0;
+      for (std::size_t i = 1; i < values.size(); ++i) {
+        if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
+          best = i;
+      }
+      a = values[best].first;
+      if (s.phase == Phase::kGod) {
+        const bool reroll = a != act::kAccept;
+        const double gain = values[best].second - values[0].second;  // values[0] is accept
+        log.decisions.push_back({situation(game, s), {reroll, gain}});
+        log.decision_rolls.push_back(s.roll);
+        if (reroll) {
+          log.god_turn = s.turn;
+          log.god_roll = s.roll;
+        }
+      }
+    }
+    apply_any(game, s, a);
+  }
+  log.david_won = game.is_terminal(s) && s.winner == kDavid;
+  return log;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SVG.
+
+std::string colour(double v) {
+  // 0 (Goliath wins) dark red, 0.5 pale yellow, 1 (David wins) dark green.
+  v = std::clamp(v, 0.0, 1.0);
+  int r, g, b;
+  if (v < 0.5) {
+    const double t = v / 0.5;
+    r = static_cast<int>(165 + t * (255 - 165));
+    g = static_cast<int>(0 + t * 255);
+    b = static_cast<int>(38 + t * (191 - 38));
+  } else {
+    const double t = (v - 0.5) / 0.5;
+    r = static_cast<int>(255 - t * (255 - 0));
+    g = static_cast<int>(255 - t * (255 - 104));
+    b = static_cast<int>(191 - t * (191 - 55));
+  }
+  char text[16];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", r, g, b);
+  return text;
+}
+
+// David's win probability, David to declare, for every David position with Goliath fixed.
+std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
+                         std::uint8_t flags, const std::string& title, double* min_out,
+                         double* max_out) {
+  const DuelGame& game = solution.game();
+  const int scale = 16;  // pixels per cm
+  const int board = game.rules().board_cm;
+  const int margin = 40;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << board * scale + 2 * margin
+      << "\" height=\"" << board * scale + 2 * margin + 30
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
+  svg << "<rect x=\"" << margin << "\" y=\"" << margin << "\" width=\"" << board * scale
+      << "\" height=\"" << board * scale << "\" fill=\"#dddddd\" stroke=\"black\"/>\n";
+  const double pitch = game.rules().pitch_cm;
+  double lo = 1, hi = 0;
+  DuelState s = goliath_at;
+  s.phase = Phase::kDeclare;
+  s.actor = kDavid;
+  s.roll = Roll::kNone;
+  s.flags = flags;
+  for (int y = 0; y < game.lattice_height(kDavid); ++y) {
+    for (int x = 0; x < game.lattice_width(kDavid); ++x) {
+      s.david_x = static_cast<std::uint8_t>(x);
+      s.david_y = static_cast<std::uint8_t>(y);
+      if (game.centre_distance2(s) <
+          static_cast<std::int64_t>(game.rules().david_base_mm + game.rules().goliath_base_mm) *
+              (game.rules().david_base_mm + game.rules().goliath_base_mm)) {
+        continue;
+      }
+      const auto i = solution.index().index_of(s);
+      if (!i) continue;
+      const double v = solution.values()[*i];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      const double cx = game.centre_x(kDavid, x) / 20.0, cy = game.centre_y(kDavid, y) / 20.0;
+      svg << "<rect x=\"" << margin + (cx - pitch / 2) * scale << "\" y=\""
+          << margin + (board - cy - pitch / 2) * scale << "\" width=\"" << pitch * scale
+          << "\" height=\"" << pitch * scale << "\" fill=\"" << colour(v) << "\"><title>" << v
+          << "</title></rect>\n";
+    }
+  }
+  const double gx = game.centre_x(kGoliath, s.goliath_x) / 20.0,
+               gy = game.centre_y(kGoliath, s.goliath_y) / 20.0;
+  svg << "<circle cx=\"" << margin + gx * scale << "\" cy=\"" << margin + (board - gy) * scale
+      << "\" r=\"" << game.rules().goliath_base_mm / 20.0 * scale
+      << "\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n";
+  svg << "<text x=\"" << margin + gx * scale - 4 << "\" y=\"" << margin + (board - gy) * scale + 4
+      << "\">G</text>\n";
+  // Legend.
+  const int ly = margin + board * scale + 12;
+  for (int k = 0; k <= 10; ++k) {
+    svg << "<rect x=\"" << margin + k * 24 << "\" y=\"" << ly
+        << "\" width=\"24\" height=\"10\" fill=\"" << colour(k / 10.0) << "\"/>\n";
+  }
+  svg << "<text x=\"" << margin + 11 * 24 + 6 << "\" y=\"" << ly + 10
+      << "\">David's win probability 0 to 1 (north is up)</text>\n";
+  svg << "</svg>\n";
+  *min_out = lo;
+  *max_out = hi;
+  return svg.str();
+}
+
+std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bars,
+                          const std::string& title) {
+  const int width = 60, height = 200, margin = 40;
+  double top = 0;
+  for (const auto& b : bars) top = std::max(top, b.second);
+  if (top <= 0) top = 1;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
+      << margin * 2 + width * static_cast<int>(bars.size()) << "\" height=\""
+      << height + 2 * margin + 20 << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const double h = bars[i].second / top * height;
+    const double x = margin + static_cast<double>(i) * width;
+    svg << "<rect x=\"" << x + 8 << "\" y=\"" << margin + height - h << "\" width=\"" << width - 16
+        << "\" height=\"" << h << "\" fill=\"#4477aa\"/>\n";
+    char value[32];
+    std::snprintf(value, sizeof value, "%.1f%%", 100 * bars[i].second);
+    svg << "<text x=\"" << x + 10 << "\" y=\"" << margin + height - h - 4 << "\">" << value
+        << "</text>\n";
+    svg << "<text x=\"" << x + 8 << "\" y=\"" << margin + height + 16 << "\">" << bars[i].first
+        << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+std::string pct(double v, int digits = 1) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f%%", digits, 100 * v);
+  return text;
+}
+std::string num(double v, int digits = 4) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f", digits, v);
+  return text;
+}
+
+AgentPtr<DuelGame> study_agent(const DuelGame& game, const std::string& spec,
+                               const std::string& file) {
+  const AgentSpec parsed = parse_agent_spec(spec);
+  if (parsed.name == "solver") {
+    AgentSpec with_file = parsed;
+    if (!with_file.options.count("file")) with_file.options["file"] = file;
+    return make_duel_solver_agent(game, with_file);
+  }
+  return make_agent(game, spec);
+}
+
+}  // namespace
+
+GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
+                               const std::string& out_dir) {
+  if (options.games < 1) throw OptionError("the study needs at least one game");
+  const DuelGame& game = solution.game();
+  if (!game.rules().god_enabled)
+    throw RulesError("the God study needs rules with god_enabled true");
+  std::filesystem::create_directories(out_dir);
+  const SolveSummary& summary = solution.summary();
+
+  // 1. Optimal-versus-optimal games, in parallel; game i's dice come from (seed, i) alone and the
+  //    results are summed in game order, so the report is the same for any thread count.
+  std::vector<GameLog> logs(static_cast<std::size_t>(options.games));
+  tbb::task_arena arena(std::max(1, options.threads));
+  arena.execute([&] {
+    tbb::parallel_for(0, options.games, [&](int i) {
+      logs[static_cast<std::size_t>(i)] = play_optimal(
+          solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next());
+    });
+  });
+  GodStudyResult result;
+  result.games = options.games;
+  result.by_roll.resize(16);
+  result.use_by_turn.assign(kTurnBuckets, 0);
+  std::map<Roll, std::map<std::string, SituationStats>> situations;
+  std::map<Roll, std::vector<std::int64_t>> use_turns;
+  for (const GameLog& log : logs) {
+    result.david_wins += log.david_won;
+    for (std::size_t k = 0; k < log.decisions.size(); ++k) {
+      const Roll roll = log.decision_rolls[k];
+      RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+      SituationStats& st = situations[roll][log.decisions[k].first];
+      ++r.offered;
+      ++st.offered;
+      if (log.decisions[k].second.first) {
+        ++r.rerolled;
+        ++st.rerolled;
+        r.gain += log.decisions[k].second.second;
+        st.gain += log.decisions[k].second.second;
+      }
+    }
+    if (log.god_turn >= 0) {
+      ++result.god_used_games;
+      ++result.use_by_turn[static_cast<std::size_t>(turn_bucket(log.god_turn))];
+      auto& turns = use_turns[log.god_roll];
+      turns.resize(kTurnBuckets);
+      ++turns[static_cast<std::size_t>(turn_bucket(log.god_turn))];
+    }
+  }
+  const double n = options.games;
+
+  // 2. Heat maps.
+  struct Map {
+    std::string file, caption;
+    double lo, hi;
+  };
+  std::vector<Map> maps;
+  DuelState goliath_start = game.initial_state();
+  DuelState goliath_centre = goliath_start;
+  goliath_centre.goliath_y = static_cast<std::uint8_t>((game.lattice_height(kGoliath) - 1) / 2);
+  for (int where = 0; where < 2; ++where) {
+    for (int god = 1; god >= 0; --god) {
+      for (int stone = 0; stone < 2; ++stone) {
+        const std::uint8_t flags =
+            static_cast<std::uint8_t>(kGoliathShield | kGoliathJavelin | (god ? kGodAvailable : 0) |
+                                      (stone ? kDavidHasStone : 0));
+        const std::string file = std::string("heat-") + (where ? "centre" : "north") +
+                                 (god ? "-god" : "-nogod") + (stone ? "-stone" : "-nostone") +
+                                 ".svg";
+        const std::string caption =
+            std::string("Goliath ") + (where ? "at the centre" : "at his start") +
+            " (shield, javelin), David to act, " + (stone ? "with a stone" : "no stone") + ", " +
+            (god ? "God available" : "God used");
+        Map m{file, caption, 0, 0};
+        write_file_atomic((std::filesystem::path(out_dir) / file).string(),
+                          heat_map_svg(solution, where ? goliath_centre : goliath_start, flags,
+                                       caption, &m.lo, &m.hi));
+        maps.push_back(m);
+      }
+    }
+  }
+
+  // 3. When God is used.
+  std::vector<std::pair<std::string, double>> turn_bars;
+  for (int b = 0; b < kTurnBuckets; ++b)
+    turn_bars.push_back({kTurnBucketNames[b], result.use_by_turn[static_cast<std::size_t>(b)] / n});
+  write_file_atomic(
+      (std::filesystem::path(out_dir) / "god-turn.svg").string(),
+      bar_chart_svg(turn_bars, "Turn in which optimal David invokes God (share of all games)"));
+  std::vector<std::pair<std::string, double>> roll_bars;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.rerolled > 0)
+      roll_bars.push_back({std::string(DuelGame::roll_name(roll)).substr(0, 9), r.rerolled / n});
+  }
+  write_file_atomic(
+      (std::filesystem::path(out_dir) / "god-roll.svg").string(),
+      bar_chart_svg(roll_bars, "Roll on which optimal David invokes God (share of all games)"));
+
+  // 4. Matchups.
+  struct Matchup {
+    std::string david, goliath;
+    int wins = 0, games = 0;
+    Interval ci;
+  };
+  std::vector<Matchup> matchups;
+  if (options.matchup_games > 0) {
+    for (const std::string& d : options.agents) {
+      for (const std::string& g : options.agents) {
+        Matchup m{d, g, 0, options.matchup_games, {}};
+        std::vector<int> winners(static_cast<std::size_t>(options.matchup_games), -1);
+        arena.execute([&] {
+          tbb::parallel_for(0, options.matchup_games, [&](int i) {
+            auto david = study_agent(game, d, options.solution_file);
+            auto goliath = study_agent(game, g, options.solution_file);
+            const GameResult r =
+                play_game(game, *david, *goliath, match_game_seed(options.seed, i));
+            if (!r.error.empty()) throw SlingError("matchup " + d + " vs " + g + ": " + r.error);
+            winners[static_cast<std::size_t>(i)] = r.winner;
+          });
+        });
+        for (int w : winners) m.wins += w == kDavid;
+        m.ci = wilson_interval(m.wins, m.games);
+        matchups.push_back(m);
+      }
+    }
+  }
+
+  // 5. The report.
+  std::ostringstream md;
+  md << "# When should David invoke God?\n\n";
+  md << "An exact study of the duel (rules: board " << game.rules().board_cm
+     << " cm, lattice pitch " << game.rules().pitch_cm
+     << " cm; every other rule at the values below). Every number marked *exact* "
+     << "comes from the solution; every frequency comes from " << options.games
+     << " simulated games with both sides playing the solved optimal policies (seed "
+     << options.seed
+     << "), so it carries sampling error (a share p measured over N games has a standard error "
+        "of sqrt(p(1-p)/N)).\n\n";
+  md << "## Headline (exact)\n\n";
+  md << "| | with God | without God |\n|---|---|---|\n";
+  md << "| David's win probability at the start | " << num(summary.start, 6) << " | "
+     << num(summary.start_without_god, 6) << " |\n";
+  md << "| ... David acts first | " << num(summary.david_first, 6) << " | "
+     << num(summary.david_first_without_god, 6) << " |\n";
+  md << "| ... Goliath acts first | " << num(summary.goliath_first, 6) << " | "
+     << num(summary.goliath_first_without_god, 6) << " |\n";
+  md << "| certified bracket | [" << num(summary.lower_bound, 8) << ", "
+     << num(summary.upper_bound, 8) << "] | [" << num(summary.lower_bound_without_god, 8) << ", "
+     << num(summary.upper_bound_without_god, 8) << "] |\n\n";
+  md << "**The value of God** (the difference at the start): **"
+     << num(summary.start - summary.start_without_god, 6)
+     << "** win probability: God multiplies David's chances by "
+     << num(summary.start / std::max(1e-12, summary.start_without_god), 2) << ".\n\n";
+  md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2)
+     << " (exact: " << pct(summary.start, 2) << "); God was invoked in "
+     << pct(result.god_used_games / n, 1) << " of the games.\n\n";
+
+  md << "## When in the game God is used\n\n![turn](god-turn.svg)\n\n![roll](god-roll.svg)\n\n";
+  md << "| turn | share of games in which God is used then |\n|---|---|\n";
+  for (int b = 0; b < kTurnBuckets; ++b)
+    md << "| " << kTurnBucketNames[b] << " | "
+       << pct(result.use_by_turn[static_cast<std::size_t>(b)] / n, 2) << " |\n";
+  md << "| never | " << pct(1 - result.god_used_games / n, 2) << " |\n\n";
+  md << "By roll and turn (share of all games):\n\n| roll |";
+  for (int b = 0; b < kTurnBuckets; ++b) md << " " << kTurnBucketNames[b] << " |";
+  md << "\n|---|";
+  for (int b = 0; b < kTurnBuckets; ++b) md << "---|";
+  md << "\n";
+  for (const auto& [roll, turns] : use_turns) {
+    md << "| " << roll_title(roll) << " |";
+    for (int b = 0; b < kTurnBuckets; ++b)
+      md << " " << pct(turns[static_cast<std::size_t>(b)] / n, 2) << " |";
+    md << "\n";
+  }
+  md << "\n";
+
+  md << "## Each kind of roll: when a re-roll is optimal\n\n";
+  md << "*Offered* counts the rolls after which David still had God (per game, optimal play); "
+        "*re-rolled* is how "
+        "often optimal play spent God there; *gain* is the exact win probability a re-roll adds "
+        "over "
+        "accepting, averaged over the re-rolls.\n\n";
+  md << "| roll | offered per game | re-rolled (share of games) | mean gain per re-roll "
+        "|\n|---|---|---|---|\n";
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    md << "| " << roll_title(roll) << " | " << num(r.offered / n, 2) << " | "
+       << pct(r.rerolled / n, 2) << " | "
+       << (r.rerolled ? num(r.gain / static_cast<double>(r.rerolled), 4) : std::string("-"))
+       << " |\n";
+  }
+  md << "\n";
+  for (Roll roll : kStudiedRolls) {
+    auto& table = situations[roll];
+    std::vector<std::pair<std::string, SituationStats>> rows(table.begin(), table.end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second.rerolled != b.second.rerolled ? a.second.rerolled > b.second.rerolled
+                                                    : a.second.offered > b.second.offered;
+    });
+    md << "### " << roll_title(roll) << "\n\n";
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.offered == 0) {
+      md << "Never met with God available in the simulated games.\n\n";
+      continue;
+    }
+    if (r.rerolled == 0) {
+      md << "Optimal play never re-rolled this roll (" << r.offered << " times offered).\n\n";
+      continue;
+    }
+    md << "| situation | arises (per game) | re-rolled when it arises | mean gain "
+          "|\n|---|---|---|---|\n";
+    int shown = 0;
+    for (const auto& [key, st] : rows) {
+      if (st.rerolled == 0 || shown >= 12) break;
+      md << "| " << key << " | " << num(st.offered / n, 4) << " | "
+         << pct(static_cast<double>(st.rerolled) / st.offered, 1) << " | "
+         << num(st.gain / static_cast<double>(st.rerolled), 4) << " |\n";
+      ++shown;
+    }
+    md << "\n";
+  }
+
+  md << "## Where David stands: heat maps (exact)\n\n";
+  md << "Each map fixes Goliath (black circle) with shield and javelin and colours every David "
+        "position by "
+        "David's optimal win probability with David to act.\n\n";
+  for (const Map& m : maps) {
+    md << "- " << m.caption << ": from " << num(m.lo, 3) << " to " << num(m.hi, 3)
+       << "\n\n  ![map](" << m.file << ")\n\n";
+  }
+
+  md << "## The optimal policy as rules of thumb\n\n";
+  std::vector<std::pair<double, Roll>> ranked;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    ranked.push_back({r.gain / n, roll});
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  int rule = 1;
+  for (const auto& [gain_per_game, roll] : ranked) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.rerolled == 0 || rule > 5) continue;
+    // The rule names outcomes ("David killed", "recovers"), not exact dice: situations are
+    // grouped by the outcome in their parentheses and the rest of their context.
+    std::map<std::string, SituationStats> by_outcome;
+    for (const auto& [key, st] : situations[roll]) {
+      const auto open = key.find('('), close = key.find(')');
+      std::string outcome =
+          open == std::string::npos ? key : key.substr(open + 1, close - open - 1);
+      if (close != std::string::npos && close + 1 < key.size()) outcome += key.substr(close + 1);
+      if (roll == Roll::kGoliathMove || roll == Roll::kDavidMove || roll == Roll::kSearch)
+        outcome = key;
+      SituationStats& o = by_outcome[outcome];
+      o.offered += st.offered;
+      o.rerolled += st.rerolled;
+      o.gain += st.gain;
+    }
+    std::vector<std::pair<std::string, SituationStats>> rows(by_outcome.begin(), by_outcome.end());
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.second.rerolled > b.second.rerolled; });
+    std::string when;
+    int listed = 0;
+    for (const auto& [key, st] : rows) {
+      if (st.rerolled == 0 || listed >= 3) continue;
+      when += std::string(listed ? "; " : "") + "when " + key + " (re-rolled " +
+              pct(static_cast<double>(st.rerolled) / st.offered, 0) + " of the time, +" +
+              num(st.gain / static_cast<double>(st.rerolled), 3) + ")";
+      ++listed;
+    }
+    md << rule++ << ". **" << roll_title(roll) << "**: optimal David spends God here in "
+       << pct(r.rerolled / n, 1) << " of games ("
+       << pct(static_cast<double>(r.rerolled) / std::max<std::int64_t>(1, result.god_used_games), 0)
+       << " of all God uses), gaining " << num(r.gain / static_cast<double>(r.rerolled), 3)
+       << " win probability on average: " << when << ".\n";
+  }
+  std::string never;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.offered > 0 && r.rerolled * 1000 < r.offered)
+      never += (never.empty() ? "" : ", ") + roll_title(roll);
+  }
+  if (!never.empty())
+    md << rule << ". **Almost never** (under 0.1% of the times offered): " << never << ".\n";
+  md << "\n";
+
+  if (!matchups.empty()) {
+    md << "## Matchups\n\nDavid's win rate (95% Wilson interval), " << options.matchup_games
+       << " games each; rows are David's agent, columns Goliath's. `solver` plays the exact "
+          "solution.\n\n| David \\ Goliath |";
+    for (const std::string& g : options.agents) md << " " << g << " |";
+    md << "\n|---|";
+    for (std::size_t k = 0; k < options.agents.size(); ++k) md << "---|";
+    md << "\n";
+    std::size_t k = 0;
+    for (const std::string& d : options.agents) {
+      md << "| " << d << " |";
+      for (std::size_t j = 0; j < options.agents.size(); ++j, ++k) {
+        const Matchup& m = matchups[k];
+        md << " " << pct(static_cast<double>(m.wins) / m.games, 1) << " [" << pct(m.ci.low, 1)
+           << ", " << pct(m.ci.high, 1) << "] |";
+      }
+      md << "\n";
+    }
+    md << "\n";
+  }
+  md << "## Method\n\nThe solution (`sling solve duel`, docs/solver.md): " << summary.states
+     << " declare states, " << summary.layers << " layers, " << summary.sweeps << " sweeps, "
+     << num(summary.seconds, 1) << " s. "
+     << "Convergence, per pass and layer (the largest change of the first, tenth and last "
+        "sweep):\n\n"
+     << "| pass | layer | sweeps | first | 10th | last | certified "
+        "|\n|---|---|---|---|---|---|---|\n";
+  for (const PassReport& p : summary.passes) {
+    auto change = [&](std::size_t k) {
+      if (p.max_change.empty()) return std::string("-");
+      char text[32];
+      std::snprintf(text, sizeof text, "%.2e", p.max_change[std::min(k, p.max_change.size() - 1)]);
+      return std::string(text);
+    };
+    md << "| " << p.pass << " | " << p.layer << " | " << p.sweeps << " | " << change(0) << " | "
+       << change(9) << " | " << change(p.max_change.size() - 1) << " | "
+       << (p.certified ? "yes" : "NO") << " |\n";
+  }
+  md << "\nRules:\n\n```json\n" << game.rules_json() << "\n```\n";
+  write_file_atomic((std::filesystem::path(out_dir) / "report.md").string(), md.str());
+  return result;
+}
+
+}  // namespace sling::duel

@@ -1,0 +1,44 @@
+#pragma once
+// The God study: "when should David invoke God?", answered from an exact duel solution.
+// write_god_study() plays optimal-versus-optimal games from the solution, records every God
+// decision (kind of roll, dice, situation, the exact value of accepting and of each re-roll),
+// draws heat maps of the solved values, plays a table of matchups between agents, and writes
+// DIR/report.md with SVG figures.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "search/duel_solver.h"
+
+namespace sling::duel {
+
+struct GodStudyOptions {
+  int games = 100000;       // optimal-versus-optimal games for the God statistics
+  int matchup_games = 200;  // games per matchup
+  std::vector<std::string> agents = {"solver", "heuristic", "mcts:iterations=1000", "random"};
+  std::uint64_t seed = 1;
+  int threads = 2;
+  std::string solution_file;  // the file the `solver` agents load (and the report cites)
+};
+
+// Statistics of the God decisions of one kind of roll in optimal play.
+struct RollStudy {
+  std::int64_t offered = 0;   // God decisions met (God still available after this roll)
+  std::int64_t rerolled = 0;  // of which optimal play re-rolled
+  double gain = 0;            // summed exact gain of the re-rolls (win probability)
+};
+
+struct GodStudyResult {
+  int games = 0;
+  int david_wins = 0;
+  int god_used_games = 0;
+  std::vector<RollStudy> by_roll;         // indexed by Roll
+  std::vector<std::int64_t> use_by_turn;  // God uses by the turn they happened in
+};
+
+// Writes DIR/report.md and DIR/*.svg; returns the optimal-play statistics.
+GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
+                               const std::string& out_dir);
+
+}  // namespace sling::duel

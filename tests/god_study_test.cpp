@@ -1,0 +1,51 @@
+// The God study on a small board: the report and its figures are written and consistent with
+// the solution.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "engine/core/io.h"
+#include "experiments/god_study.h"
+
+namespace sling::duel {
+namespace {
+
+TEST(GodStudy, WritesTheReportWithFiguresConsistentWithTheSolution) {
+  DuelRules rules;
+  rules.board_cm = 16;
+  rules.pitch_cm = 4;
+  const DuelSolution solution = solve_duel(DuelGame(rules));
+  const std::string dir = ::testing::TempDir() + "sling_god_study";
+  const std::string file = dir + "/duel.sol";
+  std::filesystem::create_directories(dir);
+  solution.save(file);
+  GodStudyOptions options;
+  options.games = 400;
+  options.matchup_games = 4;
+  options.agents = {"solver", "heuristic", "random"};
+  options.solution_file = file;
+  const GodStudyResult result = write_god_study(solution, options, dir);
+  EXPECT_EQ(result.games, 400);
+  EXPECT_GT(result.god_used_games, 0);
+  std::int64_t uses = 0;
+  for (std::int64_t n : result.use_by_turn) uses += n;
+  EXPECT_EQ(uses, result.god_used_games);
+  std::int64_t rerolls = 0;
+  for (const RollStudy& r : result.by_roll) {
+    EXPECT_LE(r.rerolled, r.offered);
+    EXPECT_GE(r.gain, 0.0);  // optimal play re-rolls only when it gains
+    rerolls += r.rerolled;
+  }
+  EXPECT_EQ(rerolls, result.god_used_games);  // God is used at most once per game
+  const std::string report = read_file(dir + "/report.md");
+  EXPECT_NE(report.find("# When should David invoke God?"), std::string::npos);
+  EXPECT_NE(report.find("## Matchups"), std::string::npos);
+  EXPECT_NE(report.find("rules of thumb"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/god-turn.svg"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/heat-north-god-stone.svg"));
+  EXPECT_NE(read_file(dir + "/heat-north-god-stone.svg").find("<svg"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sling::duel
