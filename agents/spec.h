@@ -16,7 +16,7 @@ namespace sling {
 struct AgentSpec {
   std::string name;
   std::map<std::string, std::string> options;  // as typed
-  std::string positional;                      // a bare first value ("hold:20"), or empty
+  std::string positional = {};                 // a bare first value ("hold:20"), or empty
 };
 
 // One declared option, as listed by `sling agents`.
