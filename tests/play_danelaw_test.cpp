@@ -137,5 +137,51 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
   EXPECT_NE(replay_out.str().find("Battle: Danes at "), std::string::npos);
 }
 
+TEST(PlayDanelaw, RandomTypingNeverCrashes) {
+  const DanelawGame game;
+  const std::vector<std::string> words = {"help",
+                                          "rules",
+                                          "board",
+                                          "log",
+                                          "undo",
+                                          "1",
+                                          "2",
+                                          "5",
+                                          "24",
+                                          "25",
+                                          "0",
+                                          "end move",
+                                          "end battles",
+                                          "stop",
+                                          "advance",
+                                          "hold",
+                                          "army York",
+                                          "army 1512 to Lincoln",
+                                          "to London",
+                                          "3 to York",
+                                          "army nowhere to nowhere",
+                                          "to",
+                                          "army",
+                                          "attack York",
+                                          "roll 0000",
+                                          "place 1200",
+                                          "place 9999",
+                                          "reinforce York",
+                                          "rout 1512",
+                                          " to  to ",
+                                          "ARMY YORK"};
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    Rng rng(seed, 77);
+    ScriptedDanelaw play(game, danelaw_config("human", "random", seed),
+                         [&](const DanelawState& s) -> std::optional<std::string> {
+                           if (rng.uniform(300) == 0) return std::nullopt;
+                           if (rng.uniform(3) == 0) return typed_rule_of_thumb(game, s);
+                           return words[rng.uniform(static_cast<std::uint32_t>(words.size()))];
+                         });
+    play.session.run();
+    EXPECT_EQ(replay(game, play.session.record()), play.session.state());
+  }
+}
+
 }  // namespace
 }  // namespace sling::play
