@@ -137,6 +137,14 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
   EXPECT_NE(replay_out.str().find("Battle: Danes at "), std::string::npos);
 }
 
+TEST(PlayDanelaw, PresetsScoreLeavesWithTheEvaluationInThisLongGame) {
+  const DanelawGame game;
+  EXPECT_EQ(resolve_preset(game, "normal"), "mcts:iterations=2000,leaf=evaluate");
+  EXPECT_EQ(resolve_preset(game, "strong"), "mcts:iterations=20000,leaf=evaluate");
+  EXPECT_EQ(default_hint_spec(game), "mcts:iterations=20000,leaf=evaluate");
+  EXPECT_NE(make_play_agent(game, "normal")->spec().find("leaf=evaluate"), std::string::npos);
+}
+
 TEST(PlayDanelaw, RandomTypingNeverCrashes) {
   const DanelawGame game;
   const std::vector<std::string> words = {"help",
