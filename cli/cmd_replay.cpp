@@ -1,7 +1,9 @@
-// sling replay FILE [--to-end]: steps through a game record (a save of `sling play` or a game of a
-// tournament log) with the board shown (experiments/play/replay_session.h).
+// sling replay FILE [--to-end]: steps through a game record (a save of `sling play`) with the board
+// shown (experiments/play/replay_session.h); `sling replay DIR --game N` replays game N of a
+// tournament's output folder (its records.jsonl).
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +11,7 @@
 #include "cli/game_options.h"
 #include "engine/core/record.h"
 #include "experiments/play/replay_session.h"
+#include "experiments/tournament.h"
 
 namespace sling::cli {
 namespace {
@@ -17,18 +20,39 @@ struct ReplayCommand {
   std::string file;
   bool to_end = false;
   std::string colour = "auto";
+  std::int64_t game_id = -1;
 };
+
+// A save, or game N of a tournament folder (or of its records.jsonl).
+GameRecord load(const ReplayCommand& command) {
+  namespace fs = std::filesystem;
+  const fs::path path(command.file);
+  const bool tournament = fs::is_directory(path) || path.filename() == "records.jsonl";
+  if (!tournament) {
+    if (command.game_id >= 0) throw OptionError("--game applies to a tournament folder");
+    return load_record(command.file);
+  }
+  if (command.game_id < 0) {
+    throw OptionError("'" + command.file +
+                      "' holds a tournament's games: choose one with --game N");
+  }
+  const fs::path folder = fs::is_directory(path) ? path : path.parent_path();
+  return load_tournament_record(folder.empty() ? "." : folder.string(), command.game_id);
+}
 
 const RegisterCommand kRegister(
     "replay", "Step through a saved game or tournament record with the board shown",
     [](CLI::App& sub) {
       auto command = std::make_shared<ReplayCommand>();
-      sub.add_option("file", command->file, "Game record (JSON or binary)")->required();
+      sub.add_option("file", command->file,
+                     "Game record (JSON or binary), or a tournament folder with --game")
+          ->required();
+      sub.add_option("--game", command->game_id, "Game id in a tournament folder");
       sub.add_flag("--to-end", command->to_end, "Print the final position and exit");
       sub.add_option("--colour,--color", command->colour, "auto, always or never")
           ->capture_default_str();
       sub.callback([command] {
-        const GameRecord record = load_record(command->file);
+        const GameRecord record = load(*command);
         play::Style style{play::colour_wanted(command->colour, STDOUT_FILENO)};
         with_game(record.game, GameOptions{}, [&](const auto& default_game) {
           using G = std::decay_t<decltype(default_game)>;

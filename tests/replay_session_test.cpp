@@ -16,6 +16,7 @@
 #include "experiments/play/play_agents.h"
 #include "experiments/play/replay_session.h"
 #include "experiments/play_game.h"
+#include "experiments/tournament.h"
 
 namespace sling::play {
 namespace {
@@ -136,6 +137,32 @@ TEST(PlayBinary, PlaysSavesAndReplaysThroughStandardInput) {
   EXPECT_EQ(status4, 0) << output4;
   EXPECT_NE(output4.find("Ply 1 of"), std::string::npos);
   std::filesystem::remove(save);
+}
+
+TEST(PlayBinary, ReplaysAGameOfATournamentFolder) {
+  const DuelGame game;
+  const std::filesystem::path folder = temp_path("tournament");
+  std::filesystem::create_directories(folder);
+  const GameRecord first = agents_game(game, 41), second = agents_game(game, 42);
+  std::ofstream(folder / "records.jsonl") << record_line(0, first) << record_line(1, second);
+  const auto [status, output] = run_sling("replay " + folder.string() + " --game 1 --to-end", "");
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("seed 42, " + std::to_string(second.history.size()) + " plies"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find(GameView<DuelGame>::result(game, replay(game, second))), std::string::npos);
+  const auto [status2, output2] =
+      run_sling("replay " + (folder / "records.jsonl").string() + " --game 0", "n\nq\n");
+  EXPECT_EQ(status2, 0) << output2;
+  EXPECT_NE(output2.find("seed 41"), std::string::npos);
+  EXPECT_NE(output2.find("Ply 1 of " + std::to_string(first.history.size())), std::string::npos);
+  const auto [status3, output3] = run_sling("replay " + folder.string(), "");
+  EXPECT_EQ(status3, 1);
+  EXPECT_NE(output3.find("choose one with --game N"), std::string::npos);
+  const auto [status4, output4] = run_sling("replay " + folder.string() + " --game 7", "");
+  EXPECT_EQ(status4, 1);
+  EXPECT_NE(output4.find("no record of game 7"), std::string::npos) << output4;
+  std::filesystem::remove_all(folder);
 }
 
 TEST(PlayBinary, BadOptionsAreOneLineErrors) {

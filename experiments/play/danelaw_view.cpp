@@ -1,5 +1,3 @@
-// Compiled once danelaw is part of the build.
-#if __has_include("engine/danelaw/danelaw.h")
 #include "experiments/play/danelaw_view.h"
 
 #include <sstream>
@@ -82,7 +80,7 @@ std::string GameView<DanelawGame>::describe_chance(const Game& game, const State
       const int total = payload + modifier;
       std::string text = "Battle: " + side_name(game, before.side) + " at " +
                          hex_name(game, before.selected) + " against " +
-                         hex_name(game, before.target) + ": " + die(payload) +
+                         hex_name(game, before.target) + ": total " + die(payload) +
                          (game.defender_in_open(before.target) ? " (best two of three dice)" : "");
       if (modifier != 0) text += " " + signed_number(modifier) + " = " + std::to_string(total);
       text += "  -> " + result_text(danelaw::battle_result(total));
@@ -97,6 +95,24 @@ std::string GameView<DanelawGame>::describe_chance(const Game& game, const State
       break;
   }
   return "roll: " + game.action_to_string(before, outcome);
+}
+
+std::string GameView<DanelawGame>::option_label(const Game& game, const State& s, Action a) {
+  std::string label = game.action_to_string(s, a);
+  Rng rng(0, 0);
+  if (game.heuristic_action(s, rng) == a) label += "  (rule of thumb)";
+  return label;
+}
+
+void GameView<DanelawGame>::suggestions(const Game& game, const State& s, ActionList<Game>& out) {
+  ActionList<Game> candidates;
+  game.candidate_actions(s, candidates);
+  Rng rng(0, 0);
+  out.clear();
+  out.push_back(game.heuristic_action(s, rng));
+  for (Action a : candidates) {
+    if (a != out[0]) out.push_back(a);
+  }
 }
 
 std::string GameView<DanelawGame>::prompt(const Game& game, const State& s) {
@@ -172,4 +188,3 @@ std::optional<std::string> GameView<DanelawGame>::svg(const Game& game, const St
 }
 
 }  // namespace sling::play
-#endif

@@ -21,17 +21,20 @@ struct GameView<danelaw::DanelawGame> {
   static std::string describe_chance(const Game& game, const State& before, Action outcome,
                                      const Style& style);
   static std::string prompt(const Game& game, const State& s);
-  static std::string option_label(const Game& game, const State& s, Action a) {
-    return game.action_to_string(s, a);
-  }
-  static void suggestions(const Game& game, const State& s, ActionList<Game>& out) {
-    game.candidate_actions(s, out);
-  }
+  static std::string option_label(const Game& game, const State& s, Action a);
+  // Where there are many choices: the rule of thumb's first, then the game's candidates.
+  static void suggestions(const Game& game, const State& s, ActionList<Game>& out);
   static std::string explain_illegal(const Game&, const State&, Action, const std::string& error) {
     return error;
   }
   static std::string rules_summary(const Game& game);
-  static bool is_follow_up(const Game&, const State&) { return false; }
+  // The second half of a move (its destination), the next roller of an attack, and the answers
+  // to a battle or rout die: no board before them, and `undo` takes them back with their move.
+  static bool is_follow_up(const Game&, const State& s) {
+    return s.phase == danelaw::Phase::kMoveDestination ||
+           s.phase == danelaw::Phase::kChooseRoller || s.phase == danelaw::Phase::kAdvance ||
+           s.phase == danelaw::Phase::kRoutStep;
+  }
   static std::string result(const Game& game, const State& s);
   // "army X to Y" (or "N to Y", N an option number) is two decisions: choose the army, then its
   // destination.

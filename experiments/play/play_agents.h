@@ -3,10 +3,11 @@
 //
 // Presets (docs/play.md):
 //   easy   = heuristic                                  the game's rule-of-thumb policy
-//   normal = mcts:iterations=2000,rollout=heuristic     a quick search
+//   normal = mcts:iterations=2000,rollout=heuristic     a quick search (danelaw: leaf=evaluate)
 //   strong = the game's exact solver with a solution file (--solution), or where it is quick to
 //            load without one (Pig); otherwise
-//            mcts:iterations=20000,rollout=heuristic    a deeper search (a second or two a move)
+//            mcts:iterations=20000,rollout=heuristic    a deeper search (a second or two a move;
+//                                                       danelaw: leaf=evaluate)
 // Hints use the strongest analysis: the exact solver where it is quick to load, otherwise the
 // strong search.
 
@@ -19,12 +20,28 @@
 #include "agents/agent.h"
 #include "agents/registry.h"
 #include "engine/core/errors.h"
+#include "engine/danelaw/danelaw.h"
 #include "engine/pig/pig.h"
 
 namespace sling::play {
 
-inline constexpr std::string_view kNormalSearch = "mcts:iterations=2000,rollout=heuristic";
-inline constexpr std::string_view kStrongSearch = "mcts:iterations=20000,rollout=heuristic";
+// Danelaw's games are long (hundreds of decisions, 24 turns), so a rule-of-thumb playout costs
+// about 13 ms and 2,000 of them would take half a minute a move: its searches score leaves with the
+// game's evaluation instead (about 10 microseconds a simulation).
+template <Game G>
+inline constexpr bool kLongPlayouts = std::is_same_v<G, danelaw::DanelawGame>;
+
+template <Game G>
+std::string normal_search() {
+  return kLongPlayouts<G> ? "mcts:iterations=2000,leaf=evaluate"
+                          : "mcts:iterations=2000,rollout=heuristic";
+}
+
+template <Game G>
+std::string strong_search() {
+  return kLongPlayouts<G> ? "mcts:iterations=20000,leaf=evaluate"
+                          : "mcts:iterations=20000,rollout=heuristic";
+}
 
 template <Game G>
 bool registry_has(const G& game, std::string_view name) {
@@ -51,7 +68,7 @@ std::string strongest_spec(const G& game, const std::string& solution_file = "")
     return "solver:" + std::string(kSolverFileOption<G>) + "=" + solution_file;
   }
   if (kSolverLoadsQuickly<G> && registry_has(game, "solver")) return "solver";
-  return std::string(kStrongSearch);
+  return strong_search<G>();
 }
 
 // The spec a preset stands for in game G, or `text` itself when it names no preset.
@@ -59,7 +76,7 @@ template <Game G>
 std::string resolve_preset(const G& game, std::string_view text,
                            const std::string& solution_file = "") {
   if (text == "easy") return "heuristic";
-  if (text == "normal") return std::string(kNormalSearch);
+  if (text == "normal") return normal_search<G>();
   if (text == "strong") return strongest_spec(game, solution_file);
   return std::string(text);
 }

@@ -1,0 +1,195 @@
+// Danelaw in the terminal, driven in-process by a scripted person: placement at sea, movement
+// (typed as one line, "army X to Y"), and battles, with every die shown.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "engine/core/io.h"
+#include "engine/core/record.h"
+#include "engine/danelaw/danelaw.h"
+#include "experiments/play/play_session.h"
+#include "experiments/play/replay_session.h"
+#include "experiments/play/scripted_input.h"
+
+namespace sling::play {
+namespace {
+
+using danelaw::DanelawGame;
+using danelaw::Phase;
+using DanelawState = danelaw::State;
+
+int count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+struct ScriptedDanelaw {
+  using Person = std::function<std::optional<std::string>(const DanelawState&)>;
+  ScriptedDanelaw(const DanelawGame& game, PlayConfig config, Person person)
+      : input([this] { return ++lines > 3000 ? std::nullopt : person_(session.state()); }),
+        in(&input),
+        session(game, std::move(config), in, out, status),
+        person_(std::move(person)) {}
+  ScriptedInput input;
+  std::istream in;
+  std::ostringstream out, status;
+  PlaySession<DanelawGame> session;
+  int lines = 0;
+
+ private:
+  Person person_;
+};
+
+PlayConfig danelaw_config(const std::string& danes, const std::string& english,
+                          std::uint64_t seed) {
+  PlayConfig config;
+  config.sides = {danes, english};
+  config.seed = seed;
+  config.hint = "off";
+  return config;
+}
+
+// The rule of thumb, typed; a move is typed on one line as "army X to Y".
+std::string typed_rule_of_thumb(const DanelawGame& game, const DanelawState& s) {
+  Rng rng(1, 2);
+  const Action a = game.heuristic_action(s, rng);
+  if (s.phase == Phase::kMove && danelaw::action_kind(a) == danelaw::ActionKind::kSelect) {
+    DanelawState next = s;
+    game.apply_action(next, a);
+    const Action to = game.heuristic_action(next, rng);
+    return game.action_to_string(s, a) + " " + game.action_to_string(next, to);
+  }
+  return game.action_to_string(s, a);
+}
+
+// The Danes' person: the rule of thumb, but attacking whenever an attack is possible.
+std::string aggressive(const DanelawGame& game, const DanelawState& s) {
+  ActionList<DanelawGame> legal;
+  game.legal_actions(s, legal);
+  if (s.phase == Phase::kChooseTarget || s.phase == Phase::kChooseRoller) {
+    if (s.phase == Phase::kChooseRoller && s.attack_rolls > 0) return "stop";
+    for (Action a : legal) {
+      const auto kind = danelaw::action_kind(a);
+      if (kind == danelaw::ActionKind::kAttack || kind == danelaw::ActionKind::kRoll) {
+        return game.action_to_string(s, a);
+      }
+    }
+  }
+  if (s.phase == Phase::kAdvance) return "advance";
+  return typed_rule_of_thumb(game, s);
+}
+
+TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
+  const DanelawGame game;
+  const std::string svg = (std::filesystem::temp_directory_path() /
+                           ("sling_play_danelaw_" + std::to_string(::getpid()) + ".svg"))
+                              .string();
+  int battles_seen = 0;
+  ScriptedDanelaw play(
+      game, danelaw_config("human", "easy", 7),
+      [&](const DanelawState& s) -> std::optional<std::string> {
+        // Play on until a battle of ours is over and the English have moved.
+        if (s.side == danelaw::kDanes && s.phase == Phase::kMove && battles_seen > 0) {
+          return "quit";
+        }
+        if (s.phase == Phase::kChooseRoller) ++battles_seen;
+        return aggressive(game, s);
+      });
+  play.session.set_observer([&](const DanelawGame& g, const DanelawState& s) {
+    write_file_atomic(svg, *GameView<DanelawGame>::svg(g, s));
+  });
+  play.session.run();
+  const std::string text = play.out.str();
+  ASSERT_GT(battles_seen, 0) << "no battle was reached";
+  // Placement, the movement dice, a move typed as one line, a battle with its dice and result.
+  EXPECT_EQ(count(text, "Danes plays place "), 10);
+  EXPECT_GE(count(text, "Danes' movement: ["), 2);
+  EXPECT_GE(count(text, "English movement: ["), 1);
+  EXPECT_NE(text.find(" movement points"), std::string::npos);
+  const auto move = text.find("Danes plays army ");
+  ASSERT_NE(move, std::string::npos);
+  EXPECT_EQ(text.find("Danes plays to ", move), text.find('\n', move) + 1);  // one line, two moves
+  EXPECT_NE(text.find("Danes plays attack "), std::string::npos);
+  EXPECT_NE(text.find("Battle: Danes at "), std::string::npos);
+  EXPECT_EQ(count(text, "Not understood"), 0);
+  EXPECT_EQ(count(text, "Not legal"), 0);
+  // Every die of the record was shown.
+  DanelawState s = game.initial_state();
+  int dice = 0;
+  for (Action a : play.session.record().history) {
+    if (game.current_player(s) == kChancePlayer) ++dice;
+    apply_any(game, s, a);
+  }
+  EXPECT_EQ(count(text, "  -> "), dice);
+  // The SVG follows the position.
+  EXPECT_EQ(read_file(svg), *GameView<DanelawGame>::svg(game, play.session.state()));
+  std::filesystem::remove(svg);
+
+  // The game replays, with the same dice lines.
+  const ReplaySession<DanelawGame> replayed(game, play.session.record(), Style{});
+  std::istringstream steps("end\nlog\nq\n");
+  std::ostringstream replay_out;
+  replayed.run(steps, replay_out);
+  EXPECT_NE(replay_out.str().find("Battle: Danes at "), std::string::npos);
+}
+
+TEST(PlayDanelaw, PresetsScoreLeavesWithTheEvaluationInThisLongGame) {
+  const DanelawGame game;
+  EXPECT_EQ(resolve_preset(game, "normal"), "mcts:iterations=2000,leaf=evaluate");
+  EXPECT_EQ(resolve_preset(game, "strong"), "mcts:iterations=20000,leaf=evaluate");
+  EXPECT_EQ(default_hint_spec(game), "mcts:iterations=20000,leaf=evaluate");
+  EXPECT_NE(make_play_agent(game, "normal")->spec().find("leaf=evaluate"), std::string::npos);
+}
+
+TEST(PlayDanelaw, RandomTypingNeverCrashes) {
+  const DanelawGame game;
+  const std::vector<std::string> words = {"help",
+                                          "rules",
+                                          "board",
+                                          "log",
+                                          "undo",
+                                          "1",
+                                          "2",
+                                          "5",
+                                          "24",
+                                          "25",
+                                          "0",
+                                          "end move",
+                                          "end battles",
+                                          "stop",
+                                          "advance",
+                                          "hold",
+                                          "army York",
+                                          "army 1512 to Lincoln",
+                                          "to London",
+                                          "3 to York",
+                                          "army nowhere to nowhere",
+                                          "to",
+                                          "army",
+                                          "attack York",
+                                          "roll 0000",
+                                          "place 1200",
+                                          "place 9999",
+                                          "reinforce York",
+                                          "rout 1512",
+                                          " to  to ",
+                                          "ARMY YORK"};
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    Rng rng(seed, 77);
+    ScriptedDanelaw play(game, danelaw_config("human", "random", seed),
+                         [&](const DanelawState& s) -> std::optional<std::string> {
+                           if (rng.uniform(300) == 0) return std::nullopt;
+                           if (rng.uniform(3) == 0) return typed_rule_of_thumb(game, s);
+                           return words[rng.uniform(static_cast<std::uint32_t>(words.size()))];
+                         });
+    play.session.run();
+    EXPECT_EQ(replay(game, play.session.record()), play.session.state());
+  }
+}
+
+}  // namespace
+}  // namespace sling::play
