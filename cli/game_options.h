@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "engine/duel/duel.h"
+#include "engine/danelaw/danelaw.h"
 #include "engine/pig/pig.h"
 
 namespace sling::cli {
@@ -24,7 +25,7 @@ inline void add_game_options(CLI::App& sub, GameOptions& options) {
   sub.add_option("--map", options.map_file, "Map file for danelaw (JSON); see `sling map danelaw`");
 }
 
-inline const char* kGameNames = "duel, pig";
+inline const char* kGameNames = "duel, danelaw, pig";
 
 inline std::string rules_text(const GameOptions& options) {
   return options.rules_file.empty() ? std::string("{}") : read_file(options.rules_file);
@@ -44,6 +45,11 @@ decltype(auto) with_game(const std::string& name, const GameOptions& options, F&
     if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
     const duel::DuelGame game =
         in_file([&] { return duel::DuelGame::from_rules_json(rules_text(options)); });
+    return body(game);
+  }
+  if (name == "danelaw") {
+    const danelaw::DanelawGame game =
+        danelaw::DanelawGame::from_files(options.rules_file, options.map_file);
     return body(game);
   }
   if (name == "pig") {

@@ -1,0 +1,80 @@
+#pragma once
+// `solver`: plays either side of the duel optimally from a saved exact solution
+// (`solver:file=duel.sol`, written by `sling solve duel`).  Every decision, God's included, is the
+// best by the solved values, and the analysis lists the exact value of every legal action.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "agents/agent.h"
+#include "agents/spec.h"
+#include "engine/core/errors.h"
+#include "search/duel_solver.h"
+
+namespace sling {
+
+class DuelSolverAgent final : public Agent<duel::DuelGame> {
+ public:
+  DuelSolverAgent(std::shared_ptr<const duel::DuelSolution> solution, std::string file)
+      : solution_(std::move(solution)), file_(std::move(file)) {}
+
+  void new_game(std::uint64_t) override {}
+
+  Action act(const duel::DuelState& state) override {
+    const auto values = solution_->action_values(state);
+    if (values.empty()) throw IllegalActionError("solver agent: no decision is pending");
+    const bool david = solution_->game().current_player(state) == duel::kDavid;
+    // The value of an action for the side to move, in [-1, 1] (David's win probability p gives
+    // 2p - 1 for David and 1 - 2p for Goliath).
+    analysis_ = Analysis{};
+    analysis_.exact = true;
+    analysis_.nodes = static_cast<std::int64_t>(values.size());
+    for (const auto& [action, p] : values) {
+      analysis_.actions.push_back({action, david ? 2 * p - 1 : 1 - 2 * p, 0});
+    }
+    // Best first; equal values keep the order of the legal actions (the first is played).
+    std::stable_sort(analysis_.actions.begin(), analysis_.actions.end(),
+                     [](const ActionStat& a, const ActionStat& b) { return a.value > b.value; });
+    analysis_.value = analysis_.actions.front().value;
+    return analysis_.actions.front().action;
+  }
+
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override { return "solver:file=" + file_; }
+  const duel::DuelSolution& solution() const { return *solution_; }
+
+ private:
+  std::shared_ptr<const duel::DuelSolution> solution_;
+  std::string file_;
+  Analysis analysis_;
+};
+
+// Loads (once per file and process) the solution named by `file=` and checks that it was solved
+// for this game's rules.
+inline std::shared_ptr<const duel::DuelSolution> shared_duel_solution(const duel::DuelGame& game,
+                                                                      const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const duel::DuelSolution>> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = loaded[file];
+  if (!slot || !(slot->game().rules() == game.rules())) {
+    slot = std::make_shared<const duel::DuelSolution>(duel::DuelSolution::load(file, &game));
+  }
+  return slot;
+}
+
+inline AgentPtr<duel::DuelGame> make_duel_solver_agent(const duel::DuelGame& game,
+                                                       const AgentSpec& spec) {
+  OptionReader reader(spec);
+  const std::string file =
+      reader.text("file", "", "solution file written by `sling solve duel` for these rules");
+  reader.finish();
+  if (file.empty()) {
+    throw OptionError("agent 'solver': give the solution file, e.g. solver:file=duel.sol");
+  }
+  return std::make_unique<DuelSolverAgent>(shared_duel_solution(game, file), file);
+}
+
+}  // namespace sling

@@ -1,0 +1,113 @@
+// Danelaw benchmarks: loading the map, Boost.Graph movement queries and whole random games.
+
+#include <benchmark/benchmark.h>
+
+#include "engine/core/embedded.h"
+#include "engine/danelaw/danelaw.h"
+
+namespace sling::danelaw {
+namespace {
+
+const DanelawGame& default_game() {
+  static const DanelawGame game;
+  return game;
+}
+
+// Parsing and validating the embedded England map (cereal JSON, all consistency checks).
+void BM_DanelawMapLoad(benchmark::State& state) {
+  const std::string_view text = embedded_file("england.json");
+  for (auto _ : state) {
+    HexMap map = HexMap::parse(text, "england.json");
+    benchmark::DoNotOptimize(map);
+  }
+}
+BENCHMARK(BM_DanelawMapLoad)->Unit(benchmark::kMicrosecond);
+
+// The reachable set within 12 points (a maximum movement roll), by Boost.Graph's Dijkstra, from
+// a plain hex in the Midlands (Leicester) for the English and from the North Sea for the Danes.
+void BM_DanelawReachable(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  const Side side = static_cast<Side>(state.range(0));
+  const int from =
+      side == kEnglish ? game.map().find_hex("Leicester") : game.map().find_hex("Lindisfarne");
+  int start = from;
+  if (side == kDanes) {  // the sea hex next to Lindisfarne
+    for (int n : game.map().hex(from).neighbours) {
+      if (n >= 0 && game.map().hex(n).is_sea()) start = n;
+    }
+  }
+  const HexSet blocked;
+  ReachList reach;
+  std::int64_t hexes = 0;
+  for (auto _ : state) {
+    game.movement().reachable(side, start, 12, blocked, reach);
+    hexes += static_cast<std::int64_t>(reach.size());
+    benchmark::DoNotOptimize(reach.data());
+  }
+  state.counters["hexes"] =
+      benchmark::Counter(static_cast<double>(hexes) / static_cast<double>(state.iterations()));
+  state.SetLabel(side == kDanes ? "danes from the sea off Lindisfarne" : "english from Leicester");
+}
+BENCHMARK(BM_DanelawReachable)->Arg(kEnglish)->Arg(kDanes)->Unit(benchmark::kMicrosecond);
+
+// One cheapest path by A*, Carlisle to Canterbury (across England).
+void BM_DanelawAStar(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  const int from = game.map().find_hex("Carlisle");
+  const int to = game.map().find_hex("Canterbury");
+  const HexSet blocked;
+  for (auto _ : state) {
+    PathResult path = game.movement().path(kEnglish, from, to, blocked);
+    benchmark::DoNotOptimize(path);
+  }
+}
+BENCHMARK(BM_DanelawAStar)->Unit(benchmark::kMicrosecond);
+
+// A whole game with uniformly random decisions and sampled dice; items = games.
+void BM_DanelawRandomPlayout(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  Rng base(7, 0);
+  std::uint64_t index = 0;
+  std::int64_t plies = 0;
+  for (auto _ : state) {
+    Rng rng = base.derive(index++);
+    State s = game.initial_state();
+    while (!game.is_terminal(s)) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        game.apply_unchecked(s, sample_uniform_action(game, s, rng));
+      }
+      ++plies;
+    }
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["plies"] =
+      benchmark::Counter(static_cast<double>(plies) / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_DanelawRandomPlayout)->Unit(benchmark::kMillisecond);
+
+// A whole game with the rule-based policy on both sides; items = games.
+void BM_DanelawHeuristicPlayout(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  Rng base(8, 0);
+  std::uint64_t index = 0;
+  for (auto _ : state) {
+    Rng rng = base.derive(index++);
+    State s = game.initial_state();
+    while (!game.is_terminal(s)) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        game.apply_unchecked(s, game.heuristic_action(s, rng));
+      }
+    }
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DanelawHeuristicPlayout)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace sling::danelaw

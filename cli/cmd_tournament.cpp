@@ -1,0 +1,119 @@
+// sling tournament GAME [--agent SPEC ...] [--games N] [--threads T] [--seed S] [--out DIR]
+// [--resume]: a paired round robin played in parallel, logged to DIR, rated (docs/tournament.md).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/game_options.h"
+#include "experiments/tournament.h"
+
+namespace sling::cli {
+namespace {
+
+// The default field: every standard agent the game offers, weakest first, with search budgets
+// that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
+// Agents a game does not have are skipped with a note.
+const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
+                                                 "mcts:iterations=2000", "solver"};
+
+struct TournamentCommand {
+  std::string game = "duel";
+  GameOptions game_options;
+  std::vector<std::string> agents;
+  int pairs = 10;
+  int threads = 0;
+  std::uint64_t seed = 1;
+  std::string out = "tournament-out";
+  bool resume = false;
+  bool quiet = false;
+  bool isolate = false;
+  double interval = 10;
+};
+
+template <class G>
+std::vector<std::string> default_agents(const G& game) {
+  std::vector<std::string> available;
+  const auto catalogue = agent_catalogue(game);
+  for (const std::string& spec : kDefaultAgents) {
+    const std::string name = parse_agent_spec(spec).name;
+    const bool known = std::any_of(catalogue.begin(), catalogue.end(),
+                                   [&](const AgentInfo& info) { return info.name == name; });
+    if (known) {
+      available.push_back(spec);
+    } else {
+      std::cerr << "tournament: agent '" << name << "' is not available for " << game.info().name
+                << "; skipped\n";
+    }
+  }
+  return available;
+}
+
+template <class G>
+void run(const TournamentCommand& command, const G& game) {
+  TournamentConfig config;
+  config.game = std::string(game.info().name);
+  config.rules = game.rules_json();
+  config.agents = command.agents.empty() ? default_agents(game) : command.agents;
+  config.pairs_per_pairing = command.pairs;
+  config.seed = command.seed;
+  config.validate();
+
+  TournamentOptions options;
+  options.out_dir = command.out;
+  options.threads = command.threads;
+  options.resume = command.resume;
+  options.isolate = command.isolate;
+  options.progress_interval_seconds = command.interval;
+  options.progress = command.quiet                ? ProgressStyle::kNone
+                     : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
+                                                  : ProgressStyle::kLines;
+  const Schedule schedule(config);
+  if (!command.quiet) {
+    std::cerr << "tournament: " << config.game << ", " << config.agents.size() << " agents, "
+              << schedule.total_games() << " games (" << config.pairs_per_pairing
+              << " pairs per pairing), seed " << config.seed << ", output in '" << command.out
+              << "'\n";
+  }
+  const TournamentReport report = run_tournament(game, config, options, std::cerr);
+  std::cout << report_table(report);
+  std::cout << "\nFiles in " << command.out
+            << ": games.csv, records.jsonl, ratings.json, ratings.svg, timing.csv\n";
+}
+
+const RegisterCommand kRegister(
+    "tournament", "Play a paired round robin between agents in parallel and rate them",
+    [](CLI::App& sub) {
+      auto command = std::make_shared<TournamentCommand>();
+      sub.add_option("game", command->game, "Game: duel (default), danelaw or pig");
+      add_game_options(sub, command->game_options);
+      sub.add_option("--agent", command->agents,
+                     "Agent spec, once per agent (default: random, heuristic, "
+                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)");
+      sub.add_option("--games", command->pairs,
+                     "Pairs of games per pair of agents; each pair plays both sides with the same "
+                     "dice")
+          ->check(CLI::Range(1, 1'000'000));
+      sub.add_option("--threads", command->threads, "Worker threads (0: every core)")
+          ->check(CLI::Range(0, 4096));
+      sub.add_option("--seed", command->seed, "Base seed of every game");
+      sub.add_option("--out", command->out, "Output directory (default tournament-out)");
+      sub.add_flag("--resume", command->resume,
+                   "Continue the interrupted tournament in --out (same configuration)");
+      sub.add_flag("--isolate", command->isolate,
+                   "Play each game in its own process, so that an agent that crashes loses that "
+                   "game instead of ending the run");
+      sub.add_flag("--quiet", command->quiet, "No progress output");
+      sub.add_option("--progress-interval", command->interval,
+                     "Seconds between progress lines when stderr is not a terminal")
+          ->check(CLI::Range(0.0, 86400.0));
+      sub.callback([command] {
+        with_game(command->game, command->game_options,
+                  [&](const auto& game) { run(*command, game); });
+      });
+    });
+
+}  // namespace
+}  // namespace sling::cli

@@ -1,0 +1,126 @@
+#include "cli/solve_duel.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/game_options.h"
+#include "engine/core/errors.h"
+#include "search/duel_solver.h"
+
+namespace sling::cli {
+namespace {
+
+struct SolveDuelCommand {
+  GameOptions options;
+  int pitch_cm = 0;  // 0: the rules' pitch
+  int threads = 2;
+  double tolerance = 1e-13;
+  bool skip_termination = false;
+  std::string out;
+  bool json = false;
+  bool quiet = false;
+};
+
+std::string number(double v) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.10f", v);
+  return buffer;
+}
+
+void run(const SolveDuelCommand& c) {
+  duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
+  if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+  const duel::DuelGame game = [&] {
+    try {
+      return duel::DuelGame(rules);
+    } catch (const RulesError& e) {
+      if (c.options.rules_file.empty()) throw;
+      throw RulesError("'" + c.options.rules_file + "': " + e.what());
+    }
+  }();
+  duel::SolverOptions options;
+  options.threads = c.threads;
+  options.tolerance = c.tolerance;
+  options.nontermination = !c.skip_termination;
+  if (!c.quiet && !c.json) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
+  const duel::DuelSolution solution = duel::solve_duel(game, options);
+  solution.save(c.out);
+  const duel::SolveSummary& s = solution.summary();
+  const bool god = game.rules().god_enabled;
+  if (c.json) {
+    std::cout << "{\n"
+              << "  \"david_win_probability\": " << number(s.start) << ",\n"
+              << "  \"david_win_probability_david_first\": " << number(s.david_first) << ",\n"
+              << "  \"david_win_probability_goliath_first\": " << number(s.goliath_first) << ",\n"
+              << "  \"david_win_probability_without_god\": " << number(s.start_without_god) << ",\n"
+              << "  \"value_of_god\": " << number(s.start - s.start_without_god) << ",\n"
+              << "  \"lower_bound\": " << number(s.lower_bound) << ",\n"
+              << "  \"upper_bound\": " << number(s.upper_bound) << ",\n"
+              << "  \"lower_bound_without_god\": " << number(s.lower_bound_without_god) << ",\n"
+              << "  \"upper_bound_without_god\": " << number(s.upper_bound_without_god) << ",\n"
+              << "  \"nontermination_upper_bound\": "
+              << (s.nontermination_computed ? number(s.nontermination_upper) : "null") << ",\n"
+              << "  \"states\": " << s.states << ",\n"
+              << "  \"canonical_states\": " << s.canonical_states << ",\n"
+              << "  \"layers\": " << s.layers << ",\n"
+              << "  \"sweeps\": " << s.sweeps << ",\n"
+              << "  \"seconds\": " << number(s.seconds) << ",\n"
+              << "  \"peak_memory_bytes\": " << s.peak_memory_bytes << ",\n"
+              << "  \"threads\": " << s.threads << ",\n"
+              << "  \"pitch_cm\": " << game.rules().pitch_cm << "\n"
+              << "}\n";
+    return;
+  }
+  std::printf("David's win probability, optimal play (pitch %d cm)\n", game.rules().pitch_cm);
+  std::printf("  at the start, before the initiative roll: %.8f%s\n", s.start,
+              god ? "" : " (God disabled by the rules)");
+  std::printf("  David acts first:                         %.8f\n", s.david_first);
+  std::printf("  Goliath acts first:                       %.8f\n", s.goliath_first);
+  std::printf("Without God\n");
+  std::printf("  at the start:                             %.8f\n", s.start_without_god);
+  std::printf("  David acts first:                         %.8f\n", s.david_first_without_god);
+  std::printf("  Goliath acts first:                       %.8f\n", s.goliath_first_without_god);
+  std::printf("Value of God (difference at the start):     %.8f\n", s.start - s.start_without_god);
+  std::printf("Certified bracket (computed policies against best responses)\n");
+  std::printf("  with God:    [%.10f, %.10f]  gap %.2e\n", s.lower_bound, s.upper_bound,
+              s.upper_bound - s.lower_bound);
+  std::printf("  without God: [%.10f, %.10f]  gap %.2e\n", s.lower_bound_without_god,
+              s.upper_bound_without_god, s.upper_bound_without_god - s.lower_bound_without_god);
+  if (s.nontermination_computed) {
+    std::printf("Games that never end under the optimal policies: at most %.3g\n",
+                s.nontermination_upper);
+  }
+  std::printf("%llu declare states (%llu after symmetry), %d layers, %d sweeps, %.1f s, %d threads, "
+              "peak memory %.0f MiB\n",
+              static_cast<unsigned long long>(s.states),
+              static_cast<unsigned long long>(s.canonical_states), s.layers, s.sweeps, s.seconds,
+              s.threads, s.peak_memory_bytes / (1024.0 * 1024.0));
+  std::printf("Solution written to %s\n", c.out.c_str());
+}
+
+}  // namespace
+
+void configure_solve_duel(CLI::App& sub) {
+  auto command = std::make_shared<SolveDuelCommand>();
+  sub.add_option("--rules", command->options.rules_file, "Rules file (JSON); see `sling rules duel`");
+  sub.add_option("--pitch", command->pitch_cm, "Lattice pitch in cm (overrides the rules)")
+      ->check(CLI::Range(1, 5));
+  sub.add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+  sub.add_option("--tolerance", command->tolerance,
+                 "Stop a layer's iteration when no value moves by more than this")
+      ->check(CLI::Range(1e-15, 1e-3));
+  sub.add_flag("--skip-termination", command->skip_termination,
+               "Do not bound the probability that optimal play never ends");
+  sub.add_option("--out", command->out, "Solution file to write")->required();
+  sub.add_flag("--json", command->json, "Print the results as JSON");
+  sub.add_flag("--quiet", command->quiet, "No progress lines");
+  sub.callback([command] { run(*command); });
+}
+
+void add_solve_duel_subcommand(CLI::App& solve) {
+  configure_solve_duel(*solve.add_subcommand("duel", "Solve the duel exactly (docs/solver.md)"));
+}
+
+}  // namespace sling::cli

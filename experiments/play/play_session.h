@@ -1,0 +1,600 @@
+#pragma once
+// `sling play`: one game in the terminal between people and agents, written once for every Game.
+//
+// The session reads commands from an std::istream and writes to an std::ostream, so tests drive
+// whole games in-process with scripted input.  What it guarantees:
+//   - every die is shown as it is thrown, with whose it is and what it decides (GameView);
+//   - a person answers with a numbered option or the typed form; bad input says why and asks
+//     again; end of input quits cleanly;
+//   - `undo` goes back to the previous human decision, and the dice do not change: the die of ply
+//     n is drawn from the seed's stream n, so undoing cannot be used to fish for better luck;
+//   - `save FILE` writes a game record atomically; `load FILE` continues one.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "agents/agent.h"
+#include "engine/core/errors.h"
+#include "engine/core/record.h"
+#include "experiments/play/game_views.h"
+#include "experiments/play/play_agents.h"
+#include "experiments/play/playout_analysis.h"
+#include "experiments/play/progress.h"
+#include "experiments/play_game.h"
+
+namespace sling::play {
+
+struct PlayConfig {
+  std::array<std::string, 2> sides{"human", "normal"};  // "human", a preset or an agent spec
+  std::uint64_t seed = 1;
+  Style style;
+  bool progress = false;      // draw a thinking indicator on the status stream
+  std::string hint = "auto";  // agent spec for `hint`; "auto" = the strongest available; "off"
+  bool echo_input = false;    // repeat each input line (when it comes from a file, not a person)
+  std::string solution_file;  // the exact solver's solution, for `strong` and hints
+};
+
+// The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
+// when it has no search agent for G (then hints are flat Monte Carlo playouts).
+template <Game G>
+std::string default_hint_spec(const G& game, const std::string& solution_file = "") {
+  const std::string spec = strongest_spec(game, solution_file);
+  return registry_has(game, parse_agent_spec(spec).name) ? spec : "";
+}
+
+inline std::string trim_copy(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return "";
+  const auto last = text.find_last_not_of(" \t\r\n");
+  return std::string(text.substr(first, last - first + 1));
+}
+
+inline std::string lower_copy(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+inline constexpr const char* kPlayHelp =
+    "At a prompt, type the number of an option or the action itself (e.g. `move`, `to 14 9.25`).\n"
+    "Commands:\n"
+    "  help          this text\n"
+    "  rules         a summary of the rules in force\n"
+    "  board         show the board again\n"
+    "  hint          the strongest analysis available: every candidate with its win chance\n"
+    "  undo          back to your previous decision (the dice stay as they fell)\n"
+    "  log           every die and action so far\n"
+    "  save FILE     save the game (a game record; `sling replay FILE` replays it)\n"
+    "  load FILE     continue a saved game\n"
+    "  quit          leave (end of input does the same)\n";
+
+template <Game G>
+class PlaySession {
+ public:
+  using State = typename G::State;
+  using View = GameView<G>;
+  // Called with every new position (after each action or die): e.g. to rewrite an SVG file.
+  using Observer = std::function<void(const G&, const State&)>;
+
+  PlaySession(const G& game, PlayConfig config, std::istream& in, std::ostream& out,
+              std::ostream& status)
+      : game_(game),
+        config_(std::move(config)),
+        in_(in),
+        out_(out),
+        status_(status),
+        seed_(config_.seed),
+        state_(game.initial_state()) {
+    for (int side = 0; side < 2; ++side) {
+      if (!is_human(config_.sides[side]))
+        agents_[side] = make_play_agent(game_, config_.sides[side], config_.solution_file);
+    }
+    labels_ = config_.sides;
+    resync_agents();
+  }
+
+  // `observer` sees the current position at once, then every new one.
+  void set_observer(Observer observer) {
+    observer_ = std::move(observer);
+    if (observer_) observer_(game_, state_);
+  }
+
+  // Puts an agent built elsewhere (or a person, with nullptr) on a side.
+  void set_agent(std::size_t side, AgentPtr<G> agent) {
+    labels_[side] = agent ? agent->spec() : "human";
+    agents_[side] = std::move(agent);
+    resync_agents();
+  }
+
+  // Continues a saved game: the record's seed and history (checked ply by ply).
+  void resume(const GameRecord& record) {
+    if (record.game != game_.info().name) {
+      throw FileFormatError("that record is a game of " + record.game + ", not " +
+                            std::string(game_.info().name));
+    }
+    if (G::from_rules_json(record.rules).rules_json() != game_.rules_json()) {
+      throw FileFormatError(
+          "that record was played with other rules (start it with "
+          "`sling play --load FILE`)");
+    }
+    const State final_state = replay(game_, record);
+    seed_ = record.seed;
+    history_ = record.history;
+    state_ = final_state;
+    resync_agents();
+    shown_ = std::nullopt;
+  }
+
+  // Plays until the game ends (true) or a person quits or the input ends (false).
+  bool run() {
+    out_ << display_name(game_.info().name) << ": ";
+    for (int side = 0; side < 2; ++side) {
+      out_ << (side ? "  against  " : "") << display_name(game_.info().sides[side]) << " ("
+           << labels_[side] << ")";
+    }
+    for (int side = 0; side < 2; ++side) {
+      const bool repeated = side == 1 && labels_[1] == labels_[0];
+      if (agents_[side] && agents_[side]->spec() != labels_[side] && !repeated) {
+        out_ << "\n  " << labels_[side] << " = " << agents_[side]->spec();
+      }
+    }
+    out_ << "\nSeed " << seed_ << ".  Type `help` at any prompt.\n";
+    while (true) {
+      if (game_.is_terminal(state_)) {
+        show_board();
+        out_ << style().paint(View::result(game_, state_), Colour::kBold) << "\n";
+        if (!has_human() || !after_game()) return true;
+        continue;  // an undo or a load after the end
+      }
+      const Player player = game_.current_player(state_);
+      if (player == kChancePlayer) {
+        const Action outcome = roll_dice();
+        out_ << "  " << View::describe_chance(game_, state_, outcome, style()) << "\n";
+        apply(outcome);
+        continue;
+      }
+      const auto side = static_cast<std::size_t>(player);
+      if (agents_[side]) {
+        if (!agent_turn(side)) return false;
+        continue;
+      }
+      if (human_turn(side) == Turn::kQuit) return false;
+    }
+  }
+
+  GameRecord record() const {
+    return GameRecord{std::string(game_.info().name), game_.rules_json(), seed_, history_};
+  }
+  const State& state() const { return state_; }
+
+ private:
+  enum class Turn { kActed, kRewound, kQuit };
+
+  const Style& style() const { return config_.style; }
+  bool has_human() const { return !agents_[0] || !agents_[1]; }
+  std::string side_label(std::size_t side) const { return display_name(game_.info().sides[side]); }
+
+  // The die of ply n comes from stream n of the seed: the same history gives the same dice.
+  Action roll_dice() const {
+    Rng rng = Rng(seed_, 0).derive(history_.size());
+    return sample_chance(game_, state_, rng);
+  }
+
+  void apply(Action action) {
+    const State before = state_;
+    apply_any(game_, state_, action);
+    history_.push_back(action);
+    for (auto& agent : agents_) {
+      if (agent) agent->observe(before, action);
+    }
+    if (observer_) observer_(game_, state_);
+  }
+
+  void resync_agents() {
+    for (int side = 0; side < 2; ++side) {
+      if (!agents_[side]) continue;
+      agents_[side]->new_game(agent_seed(seed_, side));
+      State s = game_.initial_state();
+      for (Action a : history_) {
+        agents_[side]->observe(s, a);
+        apply_any(game_, s, a);
+      }
+    }
+    if (observer_) observer_(game_, state_);
+  }
+
+  bool read_line(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    if (config_.echo_input) out_ << line << "\n";
+    return true;
+  }
+
+  // After a jump in the history: the die the pending question is about.
+  void recall_last_roll() {
+    if (history_.empty() || !View::is_follow_up(game_, state_)) return;
+    State before = game_.initial_state();
+    for (std::size_t ply = 0; ply + 1 < history_.size(); ++ply)
+      apply_any(game_, before, history_[ply]);
+    if (game_.current_player(before) == kChancePlayer) {
+      out_ << "  " << View::describe_chance(game_, before, history_.back(), style()) << "\n";
+    }
+  }
+
+  void rebuild_state() {
+    state_ = game_.initial_state();
+    for (Action a : history_) apply_any(game_, state_, a);
+  }
+
+  void show_board(bool force = false) {
+    if (!force && shown_ && *shown_ == state_) return;
+    out_ << "\n" << View::board(game_, state_, style());
+    shown_ = state_;
+  }
+
+  bool agent_turn(std::size_t side) {
+    Action action = kInvalidAction;
+    try {
+      {
+        Spinner spinner(config_.progress ? &status_ : nullptr, side_label(side) + " is thinking");
+        action = agents_[side]->act(state_);
+      }
+      State check = state_;
+      game_.apply_action(check, action);
+    } catch (const std::exception& e) {
+      out_ << "The " << side_label(side) << " agent failed: " << e.what() << "\n";
+      return false;
+    }
+    const Analysis analysis = agents_[side]->last_analysis();
+    if (View::is_follow_up(game_, state_)) {
+      // An answer to the die just shown: one line.
+      out_ << "  " << side_label(side) << " (" << labels_[side]
+           << "): " << game_.action_to_string(state_, action);
+      if (!analysis.actions.empty()) {
+        out_ << "  (" << (analysis.exact ? "exact" : "estimated") << " win chance "
+             << percent((analysis.value + 1) / 2) << ")";
+      }
+      out_ << "\n";
+    } else {
+      out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
+           << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
+      if (!analysis.actions.empty()) {
+        out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
+      }
+    }
+    apply(action);
+    if (!game_.is_terminal(state_) && game_.current_player(state_) != kChancePlayer &&
+        !View::is_follow_up(game_, state_)) {
+      show_board();
+    }
+    return true;
+  }
+
+  // "estimated win chance 63.0%; alternatives: shoot 58.1%, fight 12.0%"
+  std::string summarise(const Analysis& analysis, Action chosen) const {
+    std::string text = std::string(analysis.exact ? "exact" : "estimated") + " win chance " +
+                       percent((analysis.value + 1) / 2);
+    int listed = 0;
+    for (const ActionStat& stat : analysis.actions) {
+      if (stat.action == chosen || listed == 3) continue;
+      text += (listed++ ? ", " : "; alternatives: ") + game_.action_to_string(state_, stat.action) +
+              " " + percent((stat.value + 1) / 2);
+    }
+    return text;
+  }
+
+  // The options listed at a decision: all legal actions, or suggestions where there are many.
+  std::vector<Action> options(bool& partial) const {
+    ActionList<G> legal;
+    game_.legal_actions(state_, legal);
+    partial = legal.size() > kMaxListed;
+    if (!partial) return std::vector<Action>(legal.begin(), legal.end());
+    ActionList<G> suggested;
+    View::suggestions(game_, state_, suggested);
+    std::vector<Action> out(suggested.begin(), suggested.end());
+    if (out.size() > kMaxListed) out.resize(kMaxListed);
+    return out;
+  }
+
+  void show_options(const std::vector<Action>& listed, bool partial) {
+    out_ << style().paint(View::prompt(game_, state_), Colour::kBold) << "\n";
+    if (partial) out_ << "  Some suggestions:\n";
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      out_ << "  " << (i + 1 < 10 ? " " : "") << (i + 1) << ") "
+           << View::option_label(game_, state_, listed[i]) << "\n";
+    }
+  }
+
+  Turn human_turn(std::size_t side) {
+    if (!View::is_follow_up(game_, state_)) show_board();
+    bool partial = false;
+    const std::vector<Action> listed = options(partial);
+    show_options(listed, partial);
+    while (true) {
+      out_ << side_label(side) << "> " << std::flush;
+      std::string line;
+      if (!read_line(line)) {
+        out_ << "\nEnd of input: the game is left unfinished.\n";
+        return Turn::kQuit;
+      }
+      line = trim_copy(line);
+      if (line.empty()) continue;
+      const std::string word = lower_copy(line.substr(0, line.find(' ')));
+      const std::string rest = trim_copy(line.substr(std::min(line.size(), word.size())));
+      if (word == "quit" || word == "exit") {
+        out_ << "Game left unfinished.\n";
+        return Turn::kQuit;
+      }
+      if (const auto handled = common_command(word, rest)) {
+        if (*handled == Turn::kRewound) return Turn::kRewound;
+        if (word == "board") show_options(listed, partial);
+        continue;
+      }
+      if (word == "hint") {
+        hint(listed);
+        continue;
+      }
+      if constexpr (HasSplitInput<View, G>) {
+        const std::vector<std::string> parts = View::split_input(game_, state_, line);
+        if (parts.size() > 1) {
+          if (play_parts(side, parts, listed)) return Turn::kActed;
+          continue;
+        }
+      }
+      const std::optional<Action> action = read_action(state_, line, listed);
+      if (!action) continue;
+      out_ << side_label(side) << " plays "
+           << style().paint(game_.action_to_string(state_, *action), Colour::kBold) << "\n";
+      apply(*action);
+      return Turn::kActed;
+    }
+  }
+
+  // After the end of a game with a person at the board: save, log, undo or load, or leave.
+  bool after_game() {
+    out_ << "The game is over: `save FILE`, `log`, `undo`, `load FILE` or `quit`.\n";
+    while (true) {
+      out_ << "> " << std::flush;
+      std::string line;
+      if (!read_line(line)) return false;
+      line = trim_copy(line);
+      if (line.empty()) continue;
+      const std::string word = lower_copy(line.substr(0, line.find(' ')));
+      const std::string rest = trim_copy(line.substr(std::min(line.size(), word.size())));
+      if (word == "quit" || word == "exit") return false;
+      if (const auto handled = common_command(word, rest)) {
+        if (*handled == Turn::kRewound) return true;
+        continue;
+      }
+      out_ << "The game is over; type `quit` to leave (or `help`).\n";
+    }
+  }
+
+  // Commands valid at every prompt; kActed = handled (stay at the prompt), kRewound = the
+  // position changed; nullopt = not a command.
+  std::optional<Turn> common_command(const std::string& word, const std::string& rest) {
+    if (word == "help" || word == "?") {
+      out_ << kPlayHelp;
+      return Turn::kActed;
+    }
+    if (word == "rules") {
+      out_ << View::rules_summary(game_);
+      return Turn::kActed;
+    }
+    if (word == "board") {
+      show_board(true);
+      return Turn::kActed;
+    }
+    if (word == "log") {
+      print_log();
+      return Turn::kActed;
+    }
+    if (word == "undo") {
+      if (!undo()) {
+        out_ << "Nothing to undo: no decision of yours has been played yet.\n";
+        return Turn::kActed;
+      }
+      out_ << "Undone: back to "
+           << side_label(static_cast<std::size_t>(game_.current_player(state_)))
+           << "'s previous move (ply " << history_.size() + 1 << ").\n";
+      shown_ = std::nullopt;
+      recall_last_roll();
+      return Turn::kRewound;
+    }
+    if (word == "save" || word == "load") {
+      if (rest.empty()) {
+        out_ << "Usage: " << word << " FILE\n";
+        return Turn::kActed;
+      }
+      try {
+        if (word == "save") {
+          save_record(rest, record());
+          out_ << "Saved " << history_.size() << " plies to " << rest << ".\n";
+          return Turn::kActed;
+        }
+        resume(load_record(rest));
+        out_ << "Loaded " << rest << ": " << history_.size() << " plies.\n";
+        recall_last_roll();
+        return Turn::kRewound;
+      } catch (const std::exception& e) {
+        out_ << "Cannot " << word << ": " << e.what() << "\n";
+        return Turn::kActed;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Truncates the history to the last move a person chose (answers to a die, such as God's
+  // question, are part of that move: to change one, undo the move and play it again, and the same
+  // dice come back); false if a person has not decided anything yet.
+  bool undo() {
+    std::optional<std::size_t> target, follow_up;
+    State s = game_.initial_state();
+    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
+      const Player p = game_.current_player(s);
+      if (p >= 0 && !agents_[static_cast<std::size_t>(p)]) {
+        (View::is_follow_up(game_, s) ? follow_up : target) = ply;
+      }
+      apply_any(game_, s, history_[ply]);
+    }
+    if (!target) target = follow_up;
+    if (!target) return false;
+    history_.resize(*target);
+    rebuild_state();
+    resync_agents();
+    return true;
+  }
+
+  // Several decisions typed on one line: all are checked first, then played; false (with the
+  // reason said) if any is not understood or not legal.
+  bool play_parts(std::size_t side, const std::vector<std::string>& parts,
+                  const std::vector<Action>& listed) {
+    std::vector<Action> actions;
+    State scratch = state_;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (game_.current_player(scratch) != static_cast<Player>(side)) {
+        out_ << "Not legal now: '" << parts[i] << "' would not be your decision.\n";
+        return false;
+      }
+      const std::optional<Action> action =
+          read_action(scratch, trim_copy(parts[i]), i == 0 ? listed : std::vector<Action>{});
+      if (!action) return false;
+      actions.push_back(*action);
+      game_.apply_action(scratch, *action);
+    }
+    for (Action a : actions) {
+      out_ << side_label(side) << " plays "
+           << style().paint(game_.action_to_string(state_, a), Colour::kBold) << "\n";
+      apply(a);
+    }
+    return true;
+  }
+
+  std::optional<Action> read_action(const State& state, const std::string& line,
+                                    const std::vector<Action>& listed) {
+    if (std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      const std::size_t n = line.size() > 6 ? 0 : std::stoul(line);
+      if (n >= 1 && n <= listed.size()) return listed[n - 1];
+      out_ << "There is no option " << line << " (choose 1 to " << listed.size()
+           << ", or type an action; `help` lists the commands).\n";
+      return std::nullopt;
+    }
+    Action action = kInvalidAction;
+    try {
+      action = game_.parse_action(state, line);
+    } catch (const std::exception& e) {
+      out_ << "Not understood: " << e.what() << ".  Type a number, an action, or `help`.\n";
+      return std::nullopt;
+    }
+    try {
+      State check = state;
+      game_.apply_action(check, action);
+    } catch (const std::exception& e) {
+      out_ << "Not legal now: " << View::explain_illegal(game_, state, action, e.what()) << ".\n";
+      return std::nullopt;
+    }
+    return action;
+  }
+
+  void hint(const std::vector<Action>& listed) {
+    const std::string spec =
+        config_.hint == "auto" ? default_hint_spec(game_, config_.solution_file) : config_.hint;
+    if (spec == "off") {
+      out_ << "Hints are off in this game.\n";
+      return;
+    }
+    try {
+      Analysis analysis;
+      Action best = kInvalidAction;
+      std::string source;
+      {
+        Spinner spinner(config_.progress ? &status_ : nullptr, "Analysing");
+        if (spec.empty()) {
+          // No search agent in this build: flat Monte Carlo with rule-of-thumb playouts.
+          const PlayoutOptions options;
+          analysis = playout_analysis(game_, state_, hash_combine(seed_, history_.size()), options);
+          source = std::to_string(options.playouts) + " rule-of-thumb playouts per action, " +
+                   "each value within about +/-" +
+                   percent(1.0 / std::sqrt(static_cast<double>(options.playouts))) +
+                   " (two standard errors)";
+          best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
+        } else {
+          if (!hinter_) hinter_ = make_play_agent(game_, spec);
+          hinter_->new_game(hash_combine(seed_, history_.size()));
+          best = hinter_->act(state_);
+          analysis = hinter_->last_analysis();
+          source = spec;  // as asked; the agent spells out every default
+        }
+      }
+      out_ << "Hint (" << source << "): ";
+      if (analysis.actions.empty()) {
+        out_ << "play " << game_.action_to_string(state_, best) << "\n";
+        return;
+      }
+      out_ << (analysis.exact ? "exact" : "estimated") << " win chance "
+           << percent((analysis.value + 1) / 2) << "\n";
+      for (const ActionStat& stat : analysis.actions) {
+        const auto at = std::find(listed.begin(), listed.end(), stat.action);
+        std::string number =
+            at == listed.end() ? "" : std::to_string(at - listed.begin() + 1) + ")";
+        while (number.size() < 5) number = " " + number;
+        out_ << number << " " << game_.action_to_string(state_, stat.action) << "  win "
+             << percent((stat.value + 1) / 2);
+        if (stat.visits > 0)
+          out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
+        out_ << (stat.action == best ? "  <- best" : "") << "\n";
+      }
+    } catch (const std::exception& e) {
+      out_ << "No hint: " << e.what() << "\n";
+    }
+  }
+
+  void print_log() {
+    if (history_.empty()) {
+      out_ << "Nothing has happened yet.\n";
+      return;
+    }
+    State s = game_.initial_state();
+    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
+      const Player p = game_.current_player(s);
+      out_ << (ply + 1 < 10     ? "   "
+               : ply + 1 < 100  ? "  "
+               : ply + 1 < 1000 ? " "
+                                : "")
+           << ply + 1 << ". ";
+      if (p == kChancePlayer) {
+        out_ << View::describe_chance(game_, s, history_[ply], style()) << "\n";
+      } else {
+        out_ << side_label(static_cast<std::size_t>(p)) << ": "
+             << game_.action_to_string(s, history_[ply]) << "\n";
+      }
+      apply_any(game_, s, history_[ply]);
+    }
+  }
+
+  static constexpr std::size_t kMaxListed = 24;
+
+  const G& game_;
+  PlayConfig config_;
+  std::istream& in_;
+  std::ostream& out_;
+  std::ostream& status_;
+  std::uint64_t seed_;
+  State state_;
+  std::vector<Action> history_;
+  std::array<AgentPtr<G>, 2> agents_;
+  std::array<std::string, 2> labels_;  // as given: "human", a preset or a spec
+  AgentPtr<G> hinter_;
+  std::optional<State> shown_;
+  Observer observer_;
+};
+
+}  // namespace sling::play

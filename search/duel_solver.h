@@ -1,0 +1,159 @@
+#pragma once
+// The exact solver of the duel (docs/solver.md).
+//
+// Values are stored only where a turn begins: "David declares" and "Goliath declares" states,
+// indexed by (layer, slot, position pair).  Everything inside a turn (the dice, David's God
+// decisions, the movement disc, a tied melee) is evaluated exactly from those values each sweep.
+// The turn counter of DuelState is not part of the index: without a turn cap the game is
+// stationary.  A game that never ends counts as no David win.
+//
+// The layers are the irreversible flags: God (available -> used) and Goliath's kit (shield and
+// javelin -> shield -> neither); they are solved one after another, each by Gauss-Seidel value
+// iteration from zero.  Then the answer is certified by a bracket: the value of the computed
+// David policy against Goliath's best response (a lower bound, by value iteration from zero with
+// David's choices fixed) and of the computed Goliath policy against David's best response (an
+// upper bound, a vector y with T y <= y componentwise, found by optimistic value iteration).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/duel/duel.h"
+
+namespace sling::duel {
+
+struct SolverOptions {
+  int threads = 2;                  // TBB worker threads
+  double tolerance = 1e-13;         // a layer's iteration stops when no value moves by more
+  // The solve pass counts each turn as ending without a David win with this probability.  It
+  // makes the greedy David policy prefer finishing to stalling in positions whose undiscounted
+  // values tie (a maximiser of a reachability objective can otherwise stall forever on a tie);
+  // the values it costs (about discount times the game's length) are covered by the bracket.
+  double discount = 1e-10;
+  int max_sweeps = 20000;           // per layer and per pass
+  double target_gap = 1e-6;         // the bracket the certification aims for
+  bool nontermination = true;       // also bound the probability that optimal play never ends
+  std::function<void(const std::string&)> log;  // progress lines; may be empty
+};
+
+// One pass over one layer: how many sweeps and the largest change of each sweep.
+struct PassReport {
+  std::string layer;
+  std::string pass;  // "solve", "lower", "upper", "termination"
+  int sweeps = 0;
+  double seconds = 0;
+  bool certified = true;           // upper pass: a sweep changed no value upwards
+  std::vector<double> max_change;  // per sweep
+};
+
+struct SolveSummary {
+  // David's win probability at the start (before the initiative roll) and once the initiative is
+  // settled (David acts first / Goliath acts first); with God and without God.
+  double start = 0, david_first = 0, goliath_first = 0;
+  double start_without_god = 0, david_first_without_god = 0, goliath_first_without_god = 0;
+  // The certified bracket for the start value, with God and without.
+  double lower_bound = 0, upper_bound = 1;
+  double lower_bound_without_god = 0, upper_bound_without_god = 1;
+  // Under the computed policies of both sides, a lower bound on Goliath's win probability, and
+  // so an upper bound on the probability that the game never ends (1 - lower - goliath).
+  double goliath_win_lower = 0;
+  double nontermination_upper = 1;
+  bool nontermination_computed = false;
+  std::uint64_t states = 0;        // declare states in the index (both sides, every layer)
+  std::uint64_t canonical_states = 0;  // after the left-right symmetry
+  int layers = 0;
+  int sweeps = 0;                  // all passes
+  double seconds = 0;
+  std::uint64_t peak_memory_bytes = 0;
+  int threads = 0;
+  std::vector<PassReport> passes;
+};
+
+// Geometry and indexing of the declare states.
+class DuelIndex {
+ public:
+  static constexpr int kLayers = 6;  // (God available, kit) with kit 0 none, 1 shield, 2 both
+  static constexpr int kSlots = 10;  // 4 David slots (stone, dazed), 6 Goliath slots
+  explicit DuelIndex(const DuelGame& game);
+
+  int david_points() const { return david_points_; }
+  int goliath_points() const { return goliath_points_; }
+  std::size_t pairs() const { return pairs_; }
+  std::size_t size() const { return static_cast<std::size_t>(kLayers) * kSlots * pairs_; }
+
+  std::size_t pair(int david_x, int david_y, int goliath_x, int goliath_y) const {
+    return static_cast<std::size_t>(goliath_y * goliath_cols_ + goliath_x) * david_points_ +
+           static_cast<std::size_t>(david_y * david_cols_ + david_x);
+  }
+  std::size_t mirror(std::size_t pair) const;
+  bool canonical(std::size_t pair) const;
+  static int layer(bool god, bool shield, bool javelin) {
+    return (god ? 3 : 0) + (shield ? (javelin ? 2 : 1) : 0);
+  }
+  static int david_slot(bool stone, bool dazed) { return (stone ? 2 : 0) + (dazed ? 1 : 0); }
+  static int goliath_slot(bool stone, bool dazed, bool behead_pending) {
+    return 4 + (stone ? 3 : 0) + (dazed ? (behead_pending ? 2 : 1) : 0);
+  }
+  std::size_t at(int layer, int slot, std::size_t pair) const {
+    return (static_cast<std::size_t>(layer) * kSlots + static_cast<std::size_t>(slot)) * pairs_ + pair;
+  }
+  // The index of a state at which a side declares (turn ignored); nullopt for other states.
+  std::optional<std::size_t> index_of(const DuelState& s) const;
+
+ private:
+  int david_cols_, david_rows_, goliath_cols_, goliath_rows_;
+  int david_points_, goliath_points_;
+  std::size_t pairs_;
+};
+
+class DuelSolution {
+ public:
+  static constexpr std::uint32_t kFormatVersion = 1;
+
+  DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary);
+
+  const DuelGame& game() const { return game_; }
+  const DuelIndex& index() const { return index_; }
+  const SolveSummary& summary() const { return summary_; }
+  const std::vector<double>& values() const { return values_; }
+
+  // David's optimal win probability at any state (decision, chance or terminal): an exact
+  // expectimax over the rest of the current turn with the stored values at the next turn's start.
+  double value(const DuelState& s) const;
+  // The value (David's win probability) after each legal action of a decision state, in the
+  // order of DuelGame::legal_actions.
+  std::vector<std::pair<Action, double>> action_values(const DuelState& s) const;
+  // The optimal action for the side to move: David maximises, Goliath minimises; the first of
+  // equal values wins.
+  Action best_action(const DuelState& s) const;
+
+  // Cereal binary with a header (magic, version, rules JSON, sizes) and a checksum.
+  void save(const std::string& path) const;
+  // Throws FileFormatError for a corrupted file or another version, RulesError when `expected`
+  // is given and the file was solved for other rules.
+  static DuelSolution load(const std::string& path, const DuelGame* expected = nullptr);
+
+ private:
+  double turn_value(const DuelState& s, bool root) const;
+  double initiative_value(bool god) const;
+
+  DuelGame game_;
+  DuelIndex index_;
+  std::vector<double> values_;
+  SolveSummary summary_;
+};
+
+// Throws RulesError for rules the solver does not support (a turn cap, or a David movement that
+// can be negative).
+void check_solvable(const DuelGame& game);
+
+// Solves the duel and certifies the bracket.
+DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options = {});
+
+// Peak resident memory of this process (bytes), from /proc/self/status.
+std::uint64_t peak_memory_bytes();
+
+}  // namespace sling::duel

@@ -1,0 +1,294 @@
+// The exact duel solver: its turn formulas against DuelGame, its value against an independent
+// exhaustive expectimax of the same game, simulated optimal play, the bracket, and the file checks.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <unordered_map>
+
+#include "agents/duel_solver_agent.h"
+#include "engine/core/errors.h"
+#include "engine/core/io.h"
+#include "experiments/play_game.h"
+#include "search/duel_solver.h"
+
+namespace sling::duel {
+namespace {
+
+// A small board with a coarse lattice: every test here runs in seconds.
+DuelRules small_rules() {
+  DuelRules r;
+  r.board_cm = 16;
+  r.pitch_cm = 3;
+  return r;
+}
+
+const DuelSolution& small_solution() {
+  static const DuelSolution solution = [] {
+    SolverOptions options;
+    options.threads = 2;
+    return solve_duel(DuelGame(small_rules()), options);
+  }();
+  return solution;
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "sling_duel_solver_" + name;
+}
+
+struct StateHash {
+  std::size_t operator()(const DuelState& s) const { return DuelGame::hash(s); }
+};
+
+// Every state reachable from the start (the turn counter set to 0: without a cap it decides
+// nothing), as an explicit graph, solved by plain value iteration from zero.  It shares nothing
+// with the solver but DuelGame.
+double exhaustive_expectimax(const DuelGame& game, std::size_t* node_count) {
+  struct Node {
+    Player player;
+    double terminal = 0;
+    std::vector<std::pair<std::uint32_t, double>> next;  // successor, probability (chance only)
+  };
+  std::vector<Node> nodes;
+  std::vector<DuelState> states;
+  std::unordered_map<DuelState, std::uint32_t, StateHash> ids;
+  auto id_of = [&](DuelState s) {
+    s.turn = 0;
+    const auto [it, inserted] = ids.emplace(s, static_cast<std::uint32_t>(states.size()));
+    if (inserted) states.push_back(s);
+    return it->second;
+  };
+  id_of(game.initial_state());
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const DuelState s = states[i];
+    Node node;
+    node.player = game.current_player(s);
+    if (game.is_terminal(s)) {
+      node.terminal = s.winner == kDavid ? 1.0 : 0.0;
+    } else if (node.player == kChancePlayer) {
+      ChanceList<DuelGame> outcomes;
+      game.chance_outcomes(s, outcomes);
+      for (const ChanceOutcome& o : outcomes) {
+        DuelState t = s;
+        game.apply_chance(t, o.outcome);
+        node.next.emplace_back(id_of(t), o.probability);
+      }
+    } else {
+      ActionList<DuelGame> actions;
+      game.legal_actions(s, actions);
+      for (Action a : actions) {
+        DuelState t = s;
+        game.apply_action(t, a);
+        node.next.emplace_back(id_of(t), 0.0);
+      }
+    }
+    nodes.push_back(std::move(node));
+  }
+  *node_count = nodes.size();
+  std::vector<double> value(nodes.size(), 0.0);
+  for (int sweep = 0; sweep < 200000; ++sweep) {
+    double change = 0;
+    for (std::size_t k = nodes.size(); k-- > 0;) {
+      const Node& n = nodes[k];
+      double v;
+      if (n.player == kTerminalPlayer) {
+        v = n.terminal;
+      } else if (n.player == kChancePlayer) {
+        v = 0;
+        for (const auto& [to, p] : n.next) v += p * value[to];
+      } else {
+        v = value[n.next[0].first];
+        for (const auto& [to, p] : n.next) {
+          v = n.player == kDavid ? std::max(v, value[to]) : std::min(v, value[to]);
+        }
+      }
+      change = std::max(change, std::abs(v - value[k]));
+      value[k] = v;
+    }
+    if (change < 1e-15) break;
+  }
+  return value[0];
+}
+
+TEST(DuelSolver, ValueEqualsAnIndependentExhaustiveExpectimax) {
+  const DuelSolution& solution = small_solution();
+  std::size_t nodes = 0;
+  const double reference = exhaustive_expectimax(solution.game(), &nodes);
+  EXPECT_GT(nodes, 10000u);
+  // The solver discounts each turn by 1e-10 to pick a non-stalling David policy; its value sits
+  // below the game's by about that times the game's length.
+  EXPECT_NEAR(solution.summary().start, reference, 1e-7);
+  EXPECT_LE(solution.summary().lower_bound, reference + 1e-12);
+  EXPECT_GE(solution.summary().upper_bound, reference - 1e-12);
+}
+
+TEST(DuelSolver, TurnFormulasAgreeWithDuelGameAtEveryDeclareState) {
+  // The stored value of each declare state is the discounted turn value computed by the solver's
+  // formulas; DuelSolution::value recomputes the turn with DuelGame itself from the same values.
+  const DuelSolution& solution = small_solution();
+  const DuelGame& game = solution.game();
+  const DuelIndex& index = solution.index();
+  const double continuation = 1.0 - SolverOptions{}.discount;
+  int checked = 0;
+  DuelState s = game.initial_state();
+  s.phase = Phase::kDeclare;
+  s.roll = Roll::kNone;
+  for (int flags = 0; flags < 128; ++flags) {
+    for (int actor = 0; actor < 2; ++actor) {
+      s.flags = static_cast<std::uint8_t>(flags);
+      s.actor = static_cast<std::uint8_t>(actor);
+      for (int gy = 0; gy < game.lattice_height(kGoliath); ++gy) {
+        for (int gx = 0; gx < game.lattice_width(kGoliath); ++gx) {
+          for (int dy = 0; dy < game.lattice_height(kDavid); ++dy) {
+            for (int dx = 0; dx < game.lattice_width(kDavid); ++dx) {
+              s.david_x = static_cast<std::uint8_t>(dx);
+              s.david_y = static_cast<std::uint8_t>(dy);
+              s.goliath_x = static_cast<std::uint8_t>(gx);
+              s.goliath_y = static_cast<std::uint8_t>(gy);
+              const auto i = index.index_of(s);
+              if (!i || game.centre_distance2(s) < 65 * 65) continue;
+              if (actor == kGoliath && s.has(kGoliathDazed) && s.has(kGoliathSkipsTurn)) continue;
+              ASSERT_NEAR(solution.values()[*i], continuation * solution.value(s), 1e-12)
+                  << game.state_to_string(s);
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 10000);
+}
+
+TEST(DuelSolver, BracketIsCertifiedTightAndGodIsWorthSomething) {
+  const SolveSummary& s = small_solution().summary();
+  EXPECT_LE(s.lower_bound, s.upper_bound);
+  EXPECT_LE(s.upper_bound - s.lower_bound, 1e-6);
+  EXPECT_LE(s.upper_bound_without_god - s.lower_bound_without_god, 1e-6);
+  EXPECT_GE(s.start, s.lower_bound - 1e-7);
+  EXPECT_LE(s.start, s.upper_bound + 1e-12);
+  EXPECT_GE(s.start - s.start_without_god, 0.0);
+  EXPECT_GT(s.start - s.start_without_god, 0.01);
+  // The initiative: the start value is the average of the two orders when God is disabled.
+  EXPECT_NEAR(s.start_without_god, 0.5 * (s.david_first_without_god + s.goliath_first_without_god),
+              1e-12);
+  EXPECT_TRUE(s.nontermination_computed);
+  EXPECT_LE(s.nontermination_upper, 1e-6);
+  for (const PassReport& p : s.passes) EXPECT_TRUE(p.certified) << p.pass << " " << p.layer;
+}
+
+TEST(DuelSolver, SimulatedOptimalGamesAgreeWithTheSolvedValue) {
+  const DuelSolution& solution = small_solution();
+  const DuelGame& game = solution.game();
+  const std::string file = temp_path("sim.sol");
+  solution.save(file);
+  AgentSpec spec{"solver", {{"file", file}}};
+  auto david = make_duel_solver_agent(game, spec);
+  auto goliath = make_duel_solver_agent(game, spec);
+  // 4000 games: the standard error of a win rate near 0.3 is 0.0072; the tolerance is 4 of them.
+  const int games = 4000;
+  int wins = 0;
+  for (int i = 0; i < games; ++i) {
+    const GameResult r = play_game(game, *david, *goliath, 9000 + static_cast<std::uint64_t>(i));
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    ASSERT_NE(r.end_reason, "ply limit");
+    wins += r.winner == kDavid;
+  }
+  const double p = solution.summary().start;
+  EXPECT_NEAR(static_cast<double>(wins) / games, p, 4 * std::sqrt(p * (1 - p) / games));
+}
+
+TEST(DuelSolver, AgentReportsExactValuesForHints) {
+  const DuelSolution& solution = small_solution();
+  const std::string file = temp_path("hints.sol");
+  solution.save(file);
+  auto agent = make_duel_solver_agent(solution.game(), AgentSpec{"solver", {{"file", file}}});
+  DuelState s = solution.game().initial_state();
+  solution.game().apply_chance(s, act::dice_pair(6, 1));  // David wins the initiative...
+  ASSERT_EQ(s.phase, Phase::kGod);
+  agent->act(s);
+  const Analysis a = agent->last_analysis();
+  EXPECT_TRUE(a.exact);
+  ASSERT_EQ(a.actions.size(), 3u);  // accept, re-roll either die
+  EXPECT_NEAR(a.value, 2 * solution.summary().david_first - 1, 1e-9);  // ...and keeps it
+  EXPECT_EQ(a.actions.front().action, act::kAccept);
+}
+
+TEST(DuelSolver, SolutionFilesRoundTripAndRefuseOtherRulesVersionsAndCorruption) {
+  const DuelSolution& solution = small_solution();
+  const std::string file = temp_path("roundtrip.sol");
+  solution.save(file);
+  const DuelGame& game = solution.game();
+  const DuelSolution loaded = DuelSolution::load(file, &game);
+  EXPECT_EQ(loaded.values(), solution.values());
+  EXPECT_EQ(loaded.summary().start, solution.summary().start);
+
+  DuelRules other = small_rules();
+  other.david_shooting = 4;
+  const DuelGame other_game(other);
+  try {
+    DuelSolution::load(file, &other_game);
+    FAIL() << "a solution for other rules was accepted";
+  } catch (const RulesError& e) {
+    EXPECT_NE(std::string(e.what()).find("david_shooting"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_duel_solver_agent(other_game, AgentSpec{"solver", {{"file", file}}}), RulesError);
+  EXPECT_THROW(make_duel_solver_agent(game, AgentSpec{"solver", {}}), OptionError);
+  EXPECT_THROW(make_duel_solver_agent(game, AgentSpec{"solver", {{"file", file}, {"depth", "3"}}}),
+               OptionError);
+
+  std::string bytes = read_file(file);
+  std::string corrupt = bytes;
+  corrupt[corrupt.size() / 2] ^= 0x5a;  // a flipped byte among the values: the checksum catches it
+  write_file_atomic(temp_path("corrupt.sol"), corrupt);
+  EXPECT_THROW(DuelSolution::load(temp_path("corrupt.sol")), FileFormatError);
+  write_file_atomic(temp_path("truncated.sol"), bytes.substr(0, bytes.size() / 3));
+  EXPECT_THROW(DuelSolution::load(temp_path("truncated.sol")), FileFormatError);
+  std::string version = bytes;
+  version[8 + std::string("sling-duel-solution").size()] = 99;  // the version follows the magic
+  write_file_atomic(temp_path("version.sol"), version);
+  try {
+    DuelSolution::load(temp_path("version.sol"));
+    FAIL() << "another version was accepted";
+  } catch (const FileFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("version"), std::string::npos) << e.what();
+  }
+  write_file_atomic(temp_path("garbage.sol"), "not a solution");
+  EXPECT_THROW(DuelSolution::load(temp_path("garbage.sol")), FileFormatError);
+  EXPECT_THROW(DuelSolution::load(temp_path("missing.sol")), FileFormatError);
+}
+
+TEST(DuelSolver, RefusesATurnCap) {
+  DuelRules r = small_rules();
+  r.turn_cap = 50;
+  EXPECT_THROW(solve_duel(DuelGame(r)), RulesError);
+}
+
+TEST(DuelSolver, OnlyTheLeftRightMirrorMapsBothLatticesOntoThemselves) {
+  // The symmetry the solver uses: x -> mirror for both figures keeps the rules and the start.
+  const DuelGame game;
+  const DuelIndex index(game);
+  const int dc = game.lattice_width(kDavid), gc = game.lattice_width(kGoliath);
+  for (int x = 0; x < dc; ++x) {
+    EXPECT_EQ(game.centre_x(kDavid, x) + game.centre_x(kDavid, dc - 1 - x), 30 * DuelGame::kUnitsPerCm);
+  }
+  for (int x = 0; x < gc; ++x) {
+    EXPECT_EQ(game.centre_x(kGoliath, x) + game.centre_x(kGoliath, gc - 1 - x),
+              30 * DuelGame::kUnitsPerCm);
+  }
+  // The half-turn (and so the quarter turns and diagonal reflections) does not: a David row
+  // centre reflected through the board's centre is not a David row centre.
+  const int reflected = 30 * DuelGame::kUnitsPerCm - game.centre_y(kDavid, 0);
+  bool found = false;
+  for (int y = 0; y < game.lattice_height(kDavid); ++y) found |= game.centre_y(kDavid, y) == reflected;
+  EXPECT_FALSE(found);
+  const DuelState start = game.initial_state();
+  const std::size_t p = index.pair(start.david_x, start.david_y, start.goliath_x, start.goliath_y);
+  EXPECT_EQ(index.mirror(p), p);
+}
+
+}  // namespace
+}  // namespace sling::duel

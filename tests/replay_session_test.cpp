@@ -1,0 +1,156 @@
+// `sling replay` in-process (ReplaySession) and through the real binary, with `sling play`'s saves
+// and the records of play_game (the tournament's format).
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "agents/random_agent.h"
+#include "engine/core/record.h"
+#include "engine/duel/duel.h"
+#include "experiments/play/play_agents.h"
+#include "experiments/play/replay_session.h"
+#include "experiments/play_game.h"
+
+namespace sling::play {
+namespace {
+
+using duel::DuelGame;
+
+int count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("sling_replay_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+GameRecord agents_game(const DuelGame& game, std::uint64_t seed) {
+  auto david = make_play_agent(game, "easy");
+  RandomAgent<DuelGame> goliath(game);
+  const GameResult result = play_game(game, *david, goliath, seed);
+  EXPECT_EQ(result.error, "");
+  return result.record;
+}
+
+TEST(ReplayDuel, StepsForwardsAndBackwardsWithTheBoard) {
+  const DuelGame game;
+  const GameRecord record = agents_game(game, 31);
+  const std::size_t n = record.history.size();
+  ASSERT_GT(n, 10u);
+  const ReplaySession<DuelGame> session(game, record, Style{});
+  std::istringstream in("n\n\np\ng 5\ng " + std::to_string(n + 1) +
+                        "\ng x\ngoto 0\np\nend\nn\nlog\nfrobnicate\nstart\nq\nn\n");
+  std::ostringstream out;
+  session.run(in, out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Ply 1 of " + std::to_string(n) + ": Initiative"), std::string::npos) << text;
+  EXPECT_NE(text.find("Ply 2 of " + std::to_string(n)), std::string::npos);
+  EXPECT_NE(text.find("Ply 5 of " + std::to_string(n)), std::string::npos);
+  EXPECT_NE(text.find("Usage: g N, with N from 0 to " + std::to_string(n)), std::string::npos);
+  EXPECT_EQ(count(text, "Usage: g N"), 2);
+  EXPECT_NE(text.find("That is the start"), std::string::npos);
+  EXPECT_NE(text.find("That is the last ply"), std::string::npos);
+  EXPECT_NE(text.find("Unknown command 'frobnicate'"), std::string::npos);
+  EXPECT_NE(text.find(GameView<DuelGame>::result(game, replay(game, record))), std::string::npos);
+  // The board is shown at every step: start, n, empty line, p, g 5, goto 0, end, start.
+  EXPECT_EQ(count(text, "north: Goliath's border"), 8);
+  // `log` lists every ply once.
+  EXPECT_NE(text.find(" > " + std::to_string(n) + ". "), std::string::npos);  // marks where we are
+  // Input after `q` is not read.
+  EXPECT_EQ(text.rfind("replay 0/"), text.rfind("replay "));
+}
+
+TEST(ReplayDuel, ToEndPrintsTheFinalPosition) {
+  const DuelGame game;
+  const GameRecord record = agents_game(game, 32);
+  const ReplaySession<DuelGame> session(game, record, Style{});
+  std::ostringstream out;
+  session.to_end(out);
+  EXPECT_NE(out.str().find("Ply " + std::to_string(record.history.size()) + " of"),
+            std::string::npos);
+  EXPECT_NE(out.str().find(GameView<DuelGame>::result(game, replay(game, record))),
+            std::string::npos);
+}
+
+TEST(ReplayDuel, ACorruptedRecordIsRefusedWithThePly) {
+  const DuelGame game;
+  GameRecord record = agents_game(game, 33);
+  record.history[3] = 0xdead;
+  EXPECT_THROW(ReplaySession<DuelGame>(game, record, Style{}), IllegalActionError);
+  record.game = "pig";
+  EXPECT_THROW(ReplaySession<DuelGame>(game, record, Style{}), FileFormatError);
+}
+
+// Runs the sling binary with `script` on standard input; returns (exit status, stdout + stderr).
+std::pair<int, std::string> run_sling(const std::string& arguments, const std::string& script) {
+  const std::string input = temp_path("stdin.txt");
+  std::ofstream(input) << script;
+  const std::string command = std::string(SLING_BINARY) + " " + arguments + " < " + input + " 2>&1";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, got);
+  const int status = ::pclose(pipe);
+  std::filesystem::remove(input);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST(PlayBinary, PlaysSavesAndReplaysThroughStandardInput) {
+  const std::string save = temp_path("binary_save.json");
+  // David searches and accepts every die until the third prompt, saves and quits.
+  const auto [status, output] = run_sling("play duel --david human --goliath easy --seed 4",
+                                          "1\n1\n1\nsave " + save + "\nquit\n");
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("Duel: David (human)  against  Goliath (easy)\n  easy = heuristic"),
+            std::string::npos)
+      << output;
+  EXPECT_NE(output.find("Saved "), std::string::npos) << output;
+  EXPECT_EQ(output.find("\x1b["), std::string::npos);  // not a terminal: plain text
+  const GameRecord saved = load_record(save);
+  EXPECT_EQ(saved.seed, 4u);
+
+  // Continue it with --load, both sides agents now, to the end.
+  const auto [status2, output2] =
+      run_sling("play --load " + save + " --david easy --goliath easy", "");
+  EXPECT_EQ(status2, 0) << output2;
+  EXPECT_NE(output2.find("wins"), std::string::npos) << output2;
+
+  const auto [status3, output3] = run_sling("replay " + save + " --to-end", "");
+  EXPECT_EQ(status3, 0) << output3;
+  EXPECT_NE(output3.find("Ply " + std::to_string(saved.history.size()) + " of " +
+                         std::to_string(saved.history.size())),
+            std::string::npos)
+      << output3;
+  const auto [status4, output4] = run_sling("replay " + save, "n\np\nend\nq\n");
+  EXPECT_EQ(status4, 0) << output4;
+  EXPECT_NE(output4.find("Ply 1 of"), std::string::npos);
+  std::filesystem::remove(save);
+}
+
+TEST(PlayBinary, BadOptionsAreOneLineErrors) {
+  for (const std::string& arguments :
+       {std::string("play duel --danes human"), std::string("play duel --goliath nonsense"),
+        std::string("play duel --goliath mcts:bogus=1"), std::string("play chess"),
+        std::string("play duel --colour purple"), std::string("play duel --svg board.svg"),
+        std::string("replay /nonexistent/record.json"),
+        std::string("play --load /nonexistent/record.json")}) {
+    const auto [status, output] = run_sling(arguments, "quit\n");
+    EXPECT_EQ(status, 1) << arguments << "\n" << output;
+    EXPECT_EQ(output.rfind("sling: error: ", 0), 0u) << arguments << "\n" << output;
+    EXPECT_EQ(count(output, "\n"), 1) << arguments << "\n" << output;
+  }
+}
+
+}  // namespace
+}  // namespace sling::play
