@@ -8,6 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -72,6 +73,15 @@ AgentPtr<DuelGame> make_bench_agent(const DuelGame& game, const std::string& tex
   return make_agent(game, text);
 }
 
+// CPU seconds used so far by every thread of this process.  Games per CPU second at 1 and 2 threads
+// show whether the harness itself serialises anything; wall-clock scaling also needs free cores.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 bool has_mcts(const DuelGame& game) {
   for (const AgentInfo& info : agent_catalogue(game)) {
     if (info.name == "mcts") return true;
@@ -111,10 +121,12 @@ void run_harness(benchmark::State& st, const TournamentConfig& config, int threa
   const fs::path dir =
       fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
   std::int64_t games = 0;
+  double cpu = 0;
   for (auto _ : st) {
     st.PauseTiming();
     fs::remove_all(dir);
     st.ResumeTiming();
+    const double cpu_start = process_cpu_seconds();
     TournamentOptions options;
     options.out_dir = dir.string();
     options.threads = threads;
@@ -122,8 +134,10 @@ void run_harness(benchmark::State& st, const TournamentConfig& config, int threa
     const TournamentReport report =
         run_tournament<DuelGame>(game, config, options, log, make_bench_agent);
     games += report.games;
+    cpu += process_cpu_seconds() - cpu_start;
   }
   fs::remove_all(dir);
+  st.counters["games_per_cpu_s"] = static_cast<double>(games) / cpu;
   st.counters["games_per_s"] =
       benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
   st.counters["agents"] = has_mcts(game) ? 1 : 0;  // 1: mcts, 0: flat Monte Carlo
@@ -134,6 +148,7 @@ void run_plain(benchmark::State& st, const TournamentConfig& config) {
   const DuelGame game;
   const Schedule schedule(config);
   std::int64_t games = 0;
+  const double cpu_start = process_cpu_seconds();
   for (auto _ : st) {
     for (std::int64_t id = 0; id < schedule.total_games(); ++id) {
       const ScheduledGame g = schedule.game(id);
@@ -144,6 +159,7 @@ void run_plain(benchmark::State& st, const TournamentConfig& config) {
       ++games;
     }
   }
+  st.counters["games_per_cpu_s"] = static_cast<double>(games) / (process_cpu_seconds() - cpu_start);
   st.counters["games_per_s"] =
       benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
 }

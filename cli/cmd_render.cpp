@@ -24,14 +24,17 @@ struct RenderOptions {
 };
 
 // A state file holds either a state (state_to_json) or a game record, replayed to its end.
-danelaw::State load_state(const std::string& path) {
+danelaw::State load_state(const danelaw::DanelawGame& game, const std::string& path) {
   const std::string text = read_file(path);
+  danelaw::State state;
   try {
-    return state_from_json<danelaw::State>(text);
+    state = state_from_json<danelaw::State>(text);
   } catch (const FileFormatError&) {
     const GameRecord record = record_from_text(text);
-    return replay(danelaw::DanelawGame::from_rules_json(record.rules), record);
+    state = replay(danelaw::DanelawGame::from_rules_json(record.rules), record);
   }
+  game.check_state(state);
+  return state;
 }
 
 const RegisterCommand kRegister(
@@ -51,7 +54,7 @@ const RegisterCommand kRegister(
         danelaw::State state{};
         const danelaw::State* shown = nullptr;
         if (!options->state.empty()) {
-          state = load_state(options->state);
+          state = load_state(game, options->state);
           shown = &state;
         }
         if (options->out.empty()) {

@@ -33,6 +33,8 @@ struct TournamentCommand {
   double interval = 10;
 };
 
+// The default field for this game: the agents it has and can build as specified (an agent that
+// needs a file it was not given, such as a solution, is skipped with its reason).
 template <class G>
 std::vector<std::string> default_agents(const G& game) {
   std::vector<std::string> available;
@@ -41,11 +43,16 @@ std::vector<std::string> default_agents(const G& game) {
     const std::string name = parse_agent_spec(spec).name;
     const bool known = std::any_of(catalogue.begin(), catalogue.end(),
                                    [&](const AgentInfo& info) { return info.name == name; });
-    if (known) {
-      available.push_back(spec);
-    } else {
+    if (!known) {
       std::cerr << "tournament: agent '" << name << "' is not available for " << game.info().name
                 << "; skipped\n";
+      continue;
+    }
+    try {
+      make_agent(game, spec);
+      available.push_back(spec);
+    } catch (const SlingError& e) {
+      std::cerr << "tournament: agent '" << spec << "' skipped: " << e.what() << "\n";
     }
   }
   return available;
@@ -91,7 +98,8 @@ const RegisterCommand kRegister(
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
                      "Agent spec, once per agent (default: random, heuristic, "
-                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)");
+                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)")
+          ->allow_extra_args(false);
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")

@@ -244,7 +244,18 @@ RatingFit fit_ratings(const std::vector<std::string>& names, const std::vector<R
   gradient_and_information(theta, gradient, information);
   Matrix sigma = invert(information);
   fit.intervals = IntervalMethod::kModel;
-  if (options.intervals == IntervalMethod::kClustered) {
+  // With a separated result (an agent, or a side, that won all or none of its games) the estimate
+  // is set by the prior, not by the data; the sandwich would then only measure how steady that
+  // prior-made value is, so such fits keep the model interval, which shows how little the data
+  // pin it down.
+  bool separated = false;
+  double side0_score = 0;
+  for (const RatedGame& game : games) side0_score += game.score0;
+  separated |= side0_score == 0 || side0_score == static_cast<double>(games.size());
+  for (const AgentRating& rating : fit.agents) {
+    separated |= rating.games > 0 && (rating.score == 0 || rating.score == rating.games);
+  }
+  if (options.intervals == IntervalMethod::kClustered && !separated) {
     // Sum each cluster's gradient contributions at the fit, then sandwich.
     std::map<std::int64_t, std::vector<double>> cluster_scores;
     std::int64_t solo = -1;

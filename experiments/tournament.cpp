@@ -1065,7 +1065,8 @@ std::string percent(double rate) {
 }
 
 std::string signed_elo(double elo) {
-  return std::isfinite(elo) ? format("%+.0f", elo) : (elo > 0 ? "+inf" : "-inf");
+  if (!std::isfinite(elo)) return elo > 0 ? "+inf" : "-inf";
+  return std::abs(elo) < 0.5 ? "+0" : format("%+.0f", elo);  // never "-0"
 }
 
 std::string pad(const std::string& text, std::size_t width, bool left = true) {
@@ -1092,7 +1093,7 @@ std::string report_table(const TournamentReport& report) {
   out << "Intervals: 95%, "
       << (report.fit.intervals == IntervalMethod::kClustered
               ? "from the spread of the pair results (games of a pair share their dice)"
-              : "from the model (too few pairs for the pair-clustered interval)")
+              : "from the model (few pairs, or an agent or side won all or none of its games)")
       << "\n\n";
   out << "rank  " << pad("agent", name_width) << "   Elo   95% interval   games   score  "
       << pad(report.sides[0], 8, false) << " " << pad(report.sides[1], 8, false) << "\n";

@@ -99,6 +99,14 @@ TEST(DanelawCli, RenderWritesSvgWithAStateAndOtherMaps) {
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.output.find("M@"), std::string::npos);
 
+  // A state that does not fit the map is a one-line error, not a crash.
+  s.armies[0].hex = 5000;
+  std::ofstream(state_path) << state_to_json(s);
+  const CommandRun off = run("render danelaw --state " + state_path);
+  EXPECT_NE(off.status, 0);
+  EXPECT_EQ(lines(off.output), 1) << off.output;
+  EXPECT_NE(off.output.find("off the map"), std::string::npos) << off.output;
+
   // --map loads another map; a broken one is a one-line error naming the problem.
   const std::string broken = ::testing::TempDir() + "danelaw_cli_broken.json";
   std::ofstream(broken) << R"({"name": "x", "hex_km": 22, "hexes": [

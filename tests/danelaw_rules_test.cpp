@@ -681,5 +681,28 @@ TEST_F(DanelawRulesTest, ActionsPrintAndParseByHexLabelOrTownName) {
                IllegalActionError);
 }
 
+TEST_F(DanelawRulesTest, StatesReadFromFilesAreChecked) {
+  const DanelawGame& g = england();
+  Rng rng(4, 0);
+  State s = g.initial_state();
+  while (!g.is_terminal(s)) {  // every state of a game passes
+    ASSERT_NO_THROW(g.check_state(s));
+    g.apply_unchecked(s, g.current_player(s) == kChancePlayer ? sample_chance(g, s, rng)
+                                                              : sample_uniform_action(g, s, rng));
+  }
+  EXPECT_NO_THROW(g.check_state(s));
+  State off = g.initial_state();
+  off.armies[0].hex = 5000;
+  EXPECT_THROW(g.check_state(off), FileFormatError);
+  State twice = g.initial_state();
+  twice.armies[1].hex = twice.armies[0].hex;
+  EXPECT_THROW(g.check_state(twice), FileFormatError);
+  State side = g.initial_state();
+  side.armies[0].side = 7;
+  EXPECT_THROW(g.check_state(side), FileFormatError);
+  State routing = blank(kDanes, Phase::kRoutStep);
+  EXPECT_THROW(g.check_state(routing), FileFormatError);
+}
+
 }  // namespace
 }  // namespace sling::danelaw

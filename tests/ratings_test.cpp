@@ -152,6 +152,10 @@ TEST(Ratings, PerfectScoresStayFiniteWithThePrior) {
   EXPECT_GT(fit.agents[0].elo - fit.agents[1].elo, 300.0);
   EXPECT_GT(fit.likelihood_of_superiority(0, 1), 0.99);
   EXPECT_NEAR(fit.side_advantage_elo, 0.0, 1e-6);  // each side won half of the games
+  // The rating is the prior's doing: the clustered interval is not used.
+  EXPECT_EQ(
+      fit_ratings({"strong", "weak"}, games, {.intervals = IntervalMethod::kClustered}).intervals,
+      IntervalMethod::kModel);
 }
 
 TEST(Ratings, LikelihoodOfSuperiorityIsConsistent) {

@@ -209,14 +209,14 @@ void DanelawGame::destinations(const State& s, int hex, int points, ReachList& o
   // Listing the destinations and then applying one asks the same question twice in a row; the
   // last answer is kept per thread, keyed by everything it depends on.
   struct LastQuery {
-    const HexMap* map = nullptr;
+    std::uint64_t movement = 0;
     int side = -1, hex = -1, points = -1;
     HexSet occupied, enemy;
     ReachList result;
   };
   thread_local LastQuery last;
-  if (last.map == map_.get() && last.side == side && last.hex == hex && last.points == points &&
-      last.occupied == occupied && last.enemy == enemy) {
+  if (last.movement == movement_.id() && last.side == side && last.hex == hex &&
+      last.points == points && last.occupied == occupied && last.enemy == enemy) {
     out = last.result;
     return;
   }
@@ -226,7 +226,7 @@ void DanelawGame::destinations(const State& s, int hex, int points, ReachList& o
   for (const Reach& r : reach) {
     if (!occupied.test(r.hex)) out.push_back(r);
   }
-  last.map = map_.get();
+  last.movement = movement_.id();
   last.side = side;
   last.hex = hex;
   last.points = points;
@@ -299,6 +299,43 @@ bool DanelawGame::roller_available(const State& s) const {
     if (a.side == s.side && !(a.flags & kRolled) && map_->adjacent(a.hex, s.target)) return true;
   }
   return false;
+}
+
+void DanelawGame::check_state(const State& s) const {
+  auto fail = [](const std::string& m) { throw FileFormatError("danelaw state: " + m); };
+  if (s.army_count > kMaxArmies) fail("too many armies");
+  HexSet seen;
+  for (int i = 0; i < s.army_count; ++i) {
+    const Army& a = s.armies[i];
+    if (a.hex >= map_->size()) fail("army " + std::to_string(i) + " is off the map");
+    if (a.side > kEnglish) fail("army " + std::to_string(i) + " has no side");
+    if (a.flags & ~(kMilitia | kRolled)) fail("army " + std::to_string(i) + " has unknown flags");
+    if (seen.test(a.hex)) fail("two armies in hex " + map_->label(a.hex));
+    seen.set(a.hex);
+  }
+  for (int i = s.army_count; i < kMaxArmies; ++i) {
+    if (!(s.armies[i] == Army{})) fail("an unused army slot is not empty");
+  }
+  if (map_->towns().size() < 64 && (s.danish_towns >> map_->towns().size()) != 0) {
+    fail("control of a town the map does not have");
+  }
+  for (std::uint16_t h : {s.selected, s.target, s.rout_hex, s.rout_from}) {
+    if (h != kNoHex && h >= map_->size()) fail("a hex off the map");
+  }
+  if (s.side > kEnglish || s.turn < 1 || s.turn > rules_.turn_limit) fail("bad side or turn");
+  if (s.phase == Phase::kGameOver && s.winner > kEnglish) fail("a finished game without a winner");
+  const bool needs_selected = s.phase == Phase::kMoveDestination || s.phase == Phase::kBattleDice ||
+                              s.phase == Phase::kAdvance;
+  if (needs_selected && (s.selected == kNoHex || army_at(s, s.selected) < 0)) {
+    fail("the chosen army is missing");
+  }
+  const bool needs_target = s.phase == Phase::kChooseRoller || s.phase == Phase::kBattleDice ||
+                            s.phase == Phase::kAdvance;
+  if (needs_target && s.target == kNoHex) fail("the attacked hex is missing");
+  const bool routing = s.phase == Phase::kRoutDice || s.phase == Phase::kRoutStep;
+  if (routing && (s.rout_hex == kNoHex || s.rout_from == kNoHex || army_at(s, s.rout_hex) < 0)) {
+    fail("the routing army is missing");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -192,6 +192,10 @@ class DanelawGame {
   void candidate_actions(const State& s, ActionList<DanelawGame>& out) const;
   std::string_view end_reason(const State& s) const;
 
+  // Checks that a state read from a file fits this game's map and rules (hex indices on the map,
+  // one army per hex, known sides and phases); throws FileFormatError naming the problem.
+  void check_state(const State& s) const;
+
   // Queries used by the rules, the policy, the renderers and the tests.
   int army_at(const State& s, int hex) const;  // index into s.armies, or -1
   int danish_town_count(const State& s) const;

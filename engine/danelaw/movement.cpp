@@ -6,6 +6,7 @@
 #include <boost/graph/dijkstra_shortest_paths.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -140,6 +141,8 @@ int step_cost(const HexMap& map, Side side, int from, int to) {
 }
 
 Movement::Movement(std::shared_ptr<const HexMap> shared_map) : map_(std::move(shared_map)) {
+  static std::atomic<std::uint64_t> next_id{0};
+  id_ = ++next_id;
   const HexMap& map = *map_;
   const auto n = static_cast<std::size_t>(map.size());
   auto graphs = std::make_shared<Graphs>(n);

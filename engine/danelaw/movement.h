@@ -48,6 +48,9 @@ class Movement {
   Movement() = default;
   explicit Movement(std::shared_ptr<const HexMap> map);
   const HexMap& map() const { return *map_; }
+  // Distinct for every Movement built (copies share it): a safe key for caches of query results,
+  // unlike an address that a later map may reuse.
+  std::uint64_t id() const { return id_; }
 
   // Cost of one step (the edge weight), or kImpassable; a table lookup.
   int step(Side side, int from, int direction) const {
@@ -71,6 +74,7 @@ class Movement {
   struct Graphs;
   std::shared_ptr<const HexMap> map_;
   std::shared_ptr<const Graphs> graphs_;
+  std::uint64_t id_ = 0;
   std::vector<std::uint8_t> step_[2];
 };
 

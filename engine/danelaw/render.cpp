@@ -215,9 +215,13 @@ std::string svg_map(const DanelawGame& game, const State* state) {
     const Town& town = map.towns()[t];
     const auto [x, y] = centre(map.hex(town.hex));
     const bool danish = state && game.town_held_by_danes(*state, static_cast<int>(t));
-    out << "<circle cx=\"" << x + dx << "\" cy=\"" << y + dy << "\" r=\"5\" fill=\""
-        << (danish ? "#c0392b" : "#ffffff") << "\" stroke=\"#222\" stroke-width=\"1.5\"/>\n";
-    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 13 << "\" font-size=\"8\" "
+    // With an army on the town the ring is drawn wider, so that control shows around the marker.
+    const bool occupied = state && game.army_at(*state, town.hex) >= 0;
+    out << "<circle cx=\"" << x + dx << "\" cy=\"" << y + dy << "\" r=\"" << (occupied ? 10 : 5)
+        << "\" fill=\"" << (danish ? "#c0392b" : "#ffffff")
+        << "\" stroke=\"#222\" stroke-width=\"1.5\"/>\n";
+    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + (occupied ? 18 : 13)
+        << "\" font-size=\"8\" "
         << "text-anchor=\"middle\" fill=\"#111\" stroke=\"white\" stroke-width=\"2\" "
         << "paint-order=\"stroke\">" << town.name << "</text>\n";
   }
@@ -229,10 +233,10 @@ std::string svg_map(const DanelawGame& game, const State* state) {
       const bool dane = a.side == kDanes;
       const char* fill = dane ? "#b03020" : ((a.flags & kMilitia) ? "#8a9bb5" : "#2a4f9a");
       const char* letter = dane ? "D" : ((a.flags & kMilitia) ? "M" : "E");
-      out << "<rect x=\"" << x + dx - 7 << "\" y=\"" << y + dy - 7
-          << "\" width=\"14\" height=\"14\" rx=\"2\" fill=\"" << fill
+      out << "<rect x=\"" << x + dx - 6 << "\" y=\"" << y + dy - 6
+          << "\" width=\"12\" height=\"12\" rx=\"2\" fill=\"" << fill
           << "\" stroke=\"#111\" stroke-width=\"1\"/>\n";
-      out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 4 << "\" font-size=\"10\" "
+      out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 3.5 << "\" font-size=\"9\" "
           << "font-weight=\"bold\" fill=\"white\" text-anchor=\"middle\">" << letter << "</text>\n";
     }
   }
