@@ -36,7 +36,7 @@ AgentSpec parse_agent_spec(std::string_view text) {
     const std::string_view item = rest.substr(0, comma);
     const auto eq = item.find('=');
     if (eq == std::string_view::npos && first && !trim(item).empty()) {
-      spec.positional = trim(item);
+      spec.options[kPositional] = trim(item);
       first = false;
       if (comma == std::string_view::npos) break;
       rest = rest.substr(comma + 1);
@@ -59,12 +59,12 @@ AgentSpec parse_agent_spec(std::string_view text) {
 }
 
 void OptionReader::positional_means(const std::string& key) {
-  if (spec_.positional.empty()) return;
+  if (positional_.empty()) return;
   if (options_.count(key)) {
     throw OptionError("agent '" + spec_.name + "': option '" + key + "' given twice (as '" +
-                      spec_.positional + "' and as " + key + "=" + options_.at(key) + ")");
+                      positional_ + "' and as " + key + "=" + options_.at(key) + ")");
   }
-  options_[key] = spec_.positional;
+  options_[key] = positional_;
   positional_used_ = true;
 }
 
@@ -143,8 +143,8 @@ std::string OptionReader::text(const std::string& key, const std::string& fallba
 }
 
 void OptionReader::finish() const {
-  if (!spec_.positional.empty() && !positional_used_) {
-    throw OptionError("agent '" + spec_.name + "': '" + spec_.positional +
+  if (!positional_.empty() && !positional_used_) {
+    throw OptionError("agent '" + spec_.name + "': '" + positional_ +
                       "' needs the form key=value (valid options: " +
                       (known_.empty() ? "none" : join(known_)) + ")");
   }

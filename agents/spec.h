@@ -15,9 +15,10 @@ namespace sling {
 
 struct AgentSpec {
   std::string name;
-  std::map<std::string, std::string> options;  // as typed
-  std::string positional = {};                 // a bare first value ("hold:20"), or empty
+  // As typed.  A bare first value ("hold:20") is kept under the empty key, kPositional.
+  std::map<std::string, std::string> options;
 };
+inline const std::string kPositional;  // the key of a bare first value
 
 // One declared option, as listed by `sling agents`.
 struct AgentOptionInfo {
@@ -35,7 +36,13 @@ AgentSpec parse_agent_spec(std::string_view text);
 // code that parses them and the two cannot drift apart.
 class OptionReader {
  public:
-  explicit OptionReader(const AgentSpec& spec) : spec_(spec), options_(spec.options) {}
+  explicit OptionReader(const AgentSpec& spec) : spec_(spec), options_(spec.options) {
+    const auto bare = options_.find(kPositional);
+    if (bare != options_.end()) {
+      positional_ = bare->second;
+      options_.erase(bare);
+    }
+  }
   // Lets a bare value ("hold:20") stand for option `key` ("hold:at=20").
   void positional_means(const std::string& key);
   std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t low,
@@ -53,6 +60,7 @@ class OptionReader {
  private:
   const AgentSpec& spec_;
   std::map<std::string, std::string> options_;
+  std::string positional_;
   bool positional_used_ = false;
   std::vector<std::string> known_;
   std::vector<AgentOptionInfo> declared_;

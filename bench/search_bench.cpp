@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "search/expectimax.h"
 #include "search/mcts.h"
@@ -71,3 +72,30 @@ BENCHMARK(BM_DuelExpectimax)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling::duel
+
+namespace sling::danelaw {
+namespace {
+
+// MCTS on danelaw from the opening (200 simulations per search, random rollouts cut at 40 plies and
+// scored by the evaluate hook, no tree reuse); items = simulations.
+void BM_DanelawMcts(benchmark::State& st) {
+  const DanelawGame game;
+  search::MctsConfig config;
+  config.iterations = 200;
+  config.rollout_plies = 40;
+  config.reuse = false;
+  search::Mcts<DanelawGame> mcts(game, config);
+  mcts.new_game(5);
+  Rng dice(5, 0);
+  DanelawGame::State state = game.initial_state();
+  while (game.current_player(state) == kChancePlayer) {
+    game.apply_chance(state, sample_chance(game, state, dice));
+  }
+  std::int64_t simulations = 0;
+  for (auto _ : st) simulations += mcts.search(state).nodes;
+  st.SetItemsProcessed(simulations);
+}
+BENCHMARK(BM_DanelawMcts)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace sling::danelaw

@@ -30,7 +30,7 @@ struct AgentsCommand {
 const RegisterCommand kRegister(
     "agents", "List the agents of a game with their options", [](CLI::App& sub) {
       auto command = std::make_shared<AgentsCommand>();
-      sub.add_option("game", command->game, "Game: duel or pig (default: every game)");
+      sub.add_option("game", command->game, "Game: duel, danelaw or pig (default: every game)");
       sub.callback([command] {
         const GameOptions defaults;
         if (!command->game.empty()) {
@@ -38,7 +38,7 @@ const RegisterCommand kRegister(
           return;
         }
         bool first = true;
-        for (const std::string name : {"duel", "pig"}) {
+        for (const std::string name : {"duel", "danelaw", "pig"}) {
           if (!first) std::cout << "\n";
           first = false;
           with_game(name, defaults, [](const auto& game) { print_catalogue(game); });

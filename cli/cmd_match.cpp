@@ -27,7 +27,7 @@ struct MatchCommand {
 const RegisterCommand kRegister(
     "match", "Play N games between two agents and report win rates", [](CLI::App& sub) {
       auto command = std::make_shared<MatchCommand>();
-      sub.add_option("game", command->game, "Game: duel or pig")->required();
+      sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
       for (const char* side : kSideNames) {
         sub.add_option(std::string("--") + side, command->sides[side],
                        std::string("Agent spec for side '") + side + "' (see `sling agents GAME`)");

@@ -1,10 +1,11 @@
 // sling solve GAME ...: exact solutions.  `sling solve pig [--goal N] [--json] [--out FILE]` solves
 // Pig by value iteration, prints the first player's optimal win probability and can save the policy
-// table the `solver` agent plays from.  Each game is a sub-subcommand added in this file.
+// table the `solver` agent plays from; `sling solve duel` is set up by cli/solve_duel.h.
 #include <cstdio>
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/solve_duel.h"
 #include "engine/core/errors.h"
 #include "engine/pig/solver.h"
 
@@ -44,6 +45,7 @@ void add_pig(CLI::App& solve) {
 
 const RegisterCommand kRegister("solve", "Solve a game exactly", [](CLI::App& sub) {
   sub.require_subcommand(1);
+  add_solve_duel_subcommand(sub);
   add_pig(sub);
 });
 

@@ -10,6 +10,13 @@
 #include "tests/conformance.h"
 
 namespace sling::testing {
+// Pig has no geometry and few states: 300 playouts (about 60,000 checked plies) cover it, and keep
+// the suite quick under the sanitizers.
+template <>
+struct ConformanceTraits<sling::pig::PigGame> {
+  static constexpr int kPlayouts = 300;
+  static constexpr int kMaxPlies = 100000;
+};
 INSTANTIATE_TYPED_TEST_SUITE_P(Pig, Conformance, ::testing::Types<sling::pig::PigGame>);
 }  // namespace sling::testing
 
