@@ -9,6 +9,7 @@
 #include "cli/game_options.h"
 #include "engine/core/io.h"
 #include "experiments/match.h"
+#include "experiments/sprt_match.h"
 
 namespace sling::cli {
 namespace {
@@ -21,6 +22,7 @@ struct MatchCommand {
   std::map<std::string, std::string> sides;
   MatchOptions options;
   std::string json_file;
+  std::string sprt;
   bool quiet = false;
 };
 
@@ -41,6 +43,9 @@ const RegisterCommand kRegister(
                      "Save every game's record in this folder");
       sub.add_option("--max-plies", command->options.max_plies,
                      "Stop a game after this many plies (a draw)");
+      sub.add_option("--sprt", command->sprt,
+                     "elo0,elo1,alpha,beta: play pairs (each agent on both sides, same dice) until "
+                     "the sequential test decides; --games is then the most pairs");
       add_game_options(sub, command->game_options);
       sub.callback([command] {
         if (command->options.games < 1) throw OptionError("--games must be at least 1");
@@ -62,6 +67,23 @@ const RegisterCommand kRegister(
                                 std::string(game.info().sides[0]) + ", --" +
                                 std::string(game.info().sides[1]) + ")");
             }
+          }
+          if (!command->sprt.empty()) {
+            const SprtParameters parameters = SprtParameters::parse(command->sprt);
+            const SprtMatchResult r = run_sprt_match(game, specs, command->options, parameters);
+            std::cout << "SPRT " << command->game << ": A = " << r.specs[0] << "\n"
+                      << "  B = " << r.specs[1] << "\n"
+                      << "  " << r.summary << "\n";
+            if (r.decision == SprtDecision::kAcceptH1) {
+              std::cout << "  accepted H1: A is stronger than B by at least elo1\n";
+            } else if (r.decision == SprtDecision::kAcceptH0) {
+              std::cout << "  accepted H0: A is not stronger than B by elo1 or more\n";
+            } else {
+              std::cout << "  no decision within " << command->options.games << " pairs\n";
+            }
+            std::cout << "  " << r.pairs << " pairs (" << 2 * r.pairs << " games), Elo A-B "
+                      << r.elo << " +- " << r.elo_ci_halfwidth << ", " << r.seconds << " s\n";
+            return;
           }
           const MatchResult result = run_match(game, specs, command->options);
           std::cout << match_to_text(result);

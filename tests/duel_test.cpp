@@ -769,3 +769,40 @@ struct ConformanceTraits<duel::DuelGame> {
 };
 INSTANTIATE_TYPED_TEST_SUITE_P(Duel, Conformance, ::testing::Types<duel::DuelGame>);
 }  // namespace sling::testing
+
+namespace sling::duel {
+namespace {
+
+TEST(DuelSearchHooks, UncheckedApplyAndChanceSamplerAgreeWithTheCheckedOnes) {
+  const DuelGame game;
+  Rng rng(17, 0);
+  int two_dice_draws = 0, counts[36] = {};
+  for (int g = 0; g < 400; ++g) {
+    DuelState s = game.initial_state();
+    while (!game.is_terminal(s)) {
+      DuelState checked = s, unchecked = s;
+      Action a;
+      if (game.current_player(s) == kChancePlayer) {
+        a = game.sample_chance_outcome(s, rng);
+        ChanceList<DuelGame> outcomes;
+        game.chance_outcomes(s, outcomes);
+        ASSERT_TRUE(std::any_of(outcomes.begin(), outcomes.end(),
+                                [&](const ChanceOutcome& o) { return o.outcome == a; }));
+        if (outcomes.size() == 36) ++counts[(a % 8 - 1) + 6 * (a / 8 - 1)], ++two_dice_draws;
+        game.apply_chance(checked, a);
+      } else {
+        a = sample_uniform_action(game, s, rng);
+        game.apply_action(checked, a);
+      }
+      game.apply_unchecked(unchecked, a);
+      ASSERT_EQ(checked, unchecked);
+      s = checked;
+    }
+  }
+  // Every pair of faces turns up (the sampler covers all 36 outcomes).
+  ASSERT_GT(two_dice_draws, 500);
+  for (int c : counts) EXPECT_GT(c, 0);
+}
+
+}  // namespace
+}  // namespace sling::duel

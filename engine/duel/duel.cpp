@@ -517,6 +517,26 @@ void DuelGame::apply_action(State& s, Action a) const {
     }
     throw IllegalActionError("illegal action '" + action_to_string(s, a) + "'");
   }
+  apply_decision(s, a);
+}
+
+void DuelGame::apply_unchecked(State& s, Action a) const {
+  if (s.phase == Phase::kRoll) {
+    apply_chance(s, a);
+  } else {
+    apply_decision(s, a);
+  }
+}
+
+Action DuelGame::sample_chance_outcome(const State& s, Rng& rng) const {
+  if (two_dice(s.roll) && s.rerolling == 0) {
+    const auto pair = rng.uniform(36);
+    return act::dice_pair(static_cast<int>(pair % 6) + 1, static_cast<int>(pair / 6) + 1);
+  }
+  return static_cast<Action>(rng.uniform(6) + 1);
+}
+
+void DuelGame::apply_decision(State& s, Action a) const {
   switch (s.phase) {
     case Phase::kDeclare:
       switch (a) {

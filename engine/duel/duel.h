@@ -146,6 +146,9 @@ class DuelGame {
 
   // Optional hooks (engine/core/game.h).
   Action sample_legal_action(const State& s, Rng& rng) const;
+  // For search, which applies only actions it listed or outcomes it drew: no legality check.
+  void apply_unchecked(State& s, Action a) const;
+  Action sample_chance_outcome(const State& s, Rng& rng) const;
   Action heuristic_action(const State& s, Rng& rng) const;
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;
@@ -188,6 +191,7 @@ class DuelGame {
   void list_destinations(const State& s, ActionList<DuelGame>& out) const;
   bool declaration_legal(const State& s, Action a) const;
   void place(State& s, Side mover, int x, int y) const;
+  void apply_decision(State& s, Action a) const;
 
   DuelRules rules_;
   GameInfo info_;
