@@ -1,5 +1,7 @@
 #include "experiments/tournament.h"
 
+#include "engine/core/json_text.h"
+
 #include "engine/core/json_options.h"  // first: makes rapidjson assertions throw
 
 #include <fcntl.h>
@@ -33,37 +35,6 @@ namespace {
 constexpr std::string_view kConfigFormat = "sling-tournament";
 constexpr int kConfigVersion = 1;
 
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string format(const char* pattern, double value) {
   char buffer[64];
