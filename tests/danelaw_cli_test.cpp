@@ -1,5 +1,7 @@
 // The danelaw commands of the `sling` binary: path, map and render, and their one-line errors.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -84,9 +86,11 @@ TEST(DanelawCli, MapExportsJsonAndText) {
 TEST(DanelawCli, RenderWritesSvgWithAStateAndOtherMaps) {
   const DanelawGame game;
   State s = game.initial_state();
-  const std::string state_path = ::testing::TempDir() + "danelaw_cli_state.json";
+  const std::string state_path =
+      ::testing::TempDir() + "danelaw_cli_state_" + std::to_string(::getpid()) + ".json";
   std::ofstream(state_path) << state_to_json(s);
-  const std::string svg_path = ::testing::TempDir() + "danelaw_cli_map.svg";
+  const std::string svg_path =
+      ::testing::TempDir() + "danelaw_cli_map_" + std::to_string(::getpid()) + ".svg";
   std::remove(svg_path.c_str());
   const CommandRun r = run("render danelaw --out " + svg_path + " --state " + state_path);
   ASSERT_EQ(r.status, 0) << r.output;
@@ -108,7 +112,8 @@ TEST(DanelawCli, RenderWritesSvgWithAStateAndOtherMaps) {
   EXPECT_NE(off.output.find("off the map"), std::string::npos) << off.output;
 
   // --map loads another map; a broken one is a one-line error naming the problem.
-  const std::string broken = ::testing::TempDir() + "danelaw_cli_broken.json";
+  const std::string broken =
+      ::testing::TempDir() + "danelaw_cli_broken_" + std::to_string(::getpid()) + ".json";
   std::ofstream(broken) << R"({"name": "x", "hex_km": 22, "hexes": [
       {"q": 0, "r": 0, "terrain": "lava", "sector": 0}], "towns": [], "rivers": []})";
   const CommandRun bad = run("render danelaw --map " + broken);

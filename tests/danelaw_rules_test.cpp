@@ -1,6 +1,8 @@
 // Every danelaw rule, each pinned by a named test (docs/rules/danelaw.md cites these names).
 // Positions are built by hand on the England map or on a small strip map where paths are forced.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,7 +31,8 @@ std::string strip_map_file() {
                "\", \"sector\": " + (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
     }
   }
-  const std::string path = ::testing::TempDir() + "danelaw_rules_strip.json";
+  const std::string path =
+      ::testing::TempDir() + "danelaw_rules_strip_" + std::to_string(::getpid()) + ".json";
   std::ofstream(path) << R"({"name": "strip", "hex_km": 22, "hexes": [)" << hexes
                       << R"(], "towns": [{"name": "Alpha", "q": 0, "r": 1},
       {"name": "Beta", "q": 3, "r": 1}, {"name": "Gamma", "q": 5, "r": 1}],

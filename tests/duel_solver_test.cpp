@@ -1,6 +1,8 @@
 // The exact duel solver: its turn formulas against DuelGame, its value against an independent
 // exhaustive expectimax of the same game, simulated optimal play, the bracket, and the file checks.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -36,7 +38,7 @@ const DuelSolution& small_solution() {
 }
 
 std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "sling_duel_solver_" + name;
+  return ::testing::TempDir() + "sling_duel_solver_" + std::to_string(::getpid()) + "_" + name;
 }
 
 struct StateHash {

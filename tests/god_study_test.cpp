@@ -1,6 +1,8 @@
 // The God study on a small board: the report and its figures are written and consistent with
 // the solution.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -16,7 +18,7 @@ TEST(GodStudy, WritesTheReportWithFiguresConsistentWithTheSolution) {
   rules.board_cm = 16;
   rules.pitch_cm = 4;
   const DuelSolution solution = solve_duel(DuelGame(rules));
-  const std::string dir = ::testing::TempDir() + "sling_god_study";
+  const std::string dir = ::testing::TempDir() + "sling_god_study_" + std::to_string(::getpid());
   const std::string file = dir + "/duel.sol";
   std::filesystem::create_directories(dir);
   solution.save(file);

@@ -1,5 +1,7 @@
 // Matches: the same result for any thread count, Wilson intervals, reports and records.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -42,7 +44,8 @@ TEST(Match, JsonHasTheDocumentedKeysAndRecordsAreSaved) {
   const pig::PigGame game(pig::PigRules{20});
   MatchOptions options;
   options.games = 5;
-  const auto dir = std::filesystem::temp_directory_path() / "sling_match_test_records";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("sling_match_test_records_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   options.record_dir = dir.string();
   const MatchResult r = run_match(game, {"random", "hold:10"}, options);

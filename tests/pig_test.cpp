@@ -1,5 +1,7 @@
 // Pig: the conformance suite, the rules, and the exact solver against the published value.
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -122,7 +124,8 @@ TEST(PigSolver, PolicyFileRoundTripsAndRejectsCorruption) {
   wrong_version[8 + 16] = 9;  // the version follows the 8-byte length and the 16-byte magic
   EXPECT_THROW(PigSolution::from_binary(wrong_version), FileFormatError);
 
-  const auto path = std::filesystem::temp_directory_path() / "sling_pig_policy_test.bin";
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("sling_pig_policy_test_" + std::to_string(::getpid()) + ".bin");
   solution.save(path.string());
   EXPECT_EQ(PigSolution::load(path.string()).goal(), 20);
   std::filesystem::remove(path);
