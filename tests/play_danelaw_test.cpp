@@ -2,7 +2,9 @@
 // (typed as one line, "army X to Y"), and battles, with every die shown.
 
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include "tests/play_scripted.h"
 
 #include <filesystem>
 #include <sstream>
@@ -21,27 +23,10 @@ using danelaw::DanelawGame;
 using danelaw::Phase;
 using DanelawState = danelaw::State;
 
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
-
-struct ScriptedDanelaw {
-  using Person = std::function<std::optional<std::string>(const DanelawState&)>;
+// The limit keeps a confused script from looping forever.
+struct ScriptedDanelaw : ScriptedSession<DanelawGame> {
   ScriptedDanelaw(const DanelawGame& game, PlayConfig config, Person person)
-      : input([this] { return ++lines > 3000 ? std::nullopt : person_(session.state()); }),
-        in(&input),
-        session(game, std::move(config), in, out, status),
-        person_(std::move(person)) {}
-  ScriptedInput input;
-  std::istream in;
-  std::ostringstream out, status;
-  PlaySession<DanelawGame> session;
-  int lines = 0;
-
- private:
-  Person person_;
+      : ScriptedSession(game, std::move(config), std::move(person), 3000) {}
 };
 
 PlayConfig danelaw_config(const std::string& danes, const std::string& english,
@@ -106,17 +91,17 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
   const std::string text = play.out.str();
   ASSERT_GT(battles_seen, 0) << "no battle was reached";
   // Placement, the movement dice, a move typed as one line, a battle with its dice and result.
-  EXPECT_EQ(count(text, "Danes plays place "), 10);
-  EXPECT_GE(count(text, "Danes' movement: ["), 2);
-  EXPECT_GE(count(text, "English movement: ["), 1);
+  EXPECT_EQ(count_occurrences(text, "Danes plays place "), 10);
+  EXPECT_GE(count_occurrences(text, "Danes' movement: ["), 2);
+  EXPECT_GE(count_occurrences(text, "English movement: ["), 1);
   EXPECT_NE(text.find(" movement points"), std::string::npos);
   const auto move = text.find("Danes plays army ");
   ASSERT_NE(move, std::string::npos);
   EXPECT_EQ(text.find("Danes plays to ", move), text.find('\n', move) + 1);  // one line, two moves
   EXPECT_NE(text.find("Danes plays attack "), std::string::npos);
   EXPECT_NE(text.find("Battle: Danes at "), std::string::npos);
-  EXPECT_EQ(count(text, "Not understood"), 0);
-  EXPECT_EQ(count(text, "Not legal"), 0);
+  EXPECT_EQ(count_occurrences(text, "Not understood"), 0);
+  EXPECT_EQ(count_occurrences(text, "Not legal"), 0);
   // Every die of the record was shown.
   DanelawState s = game.initial_state();
   int dice = 0;
@@ -124,7 +109,7 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
     if (game.current_player(s) == kChancePlayer) ++dice;
     apply_any(game, s, a);
   }
-  EXPECT_EQ(count(text, "  -> "), dice);
+  EXPECT_EQ(count_occurrences(text, "  -> "), dice);
   // The SVG follows the position.
   EXPECT_EQ(read_file(svg), *GameView<DanelawGame>::svg(game, play.session.state()));
   std::filesystem::remove(svg);

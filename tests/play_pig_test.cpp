@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/play_scripted.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -20,27 +22,10 @@ namespace {
 using pig::PigGame;
 using pig::PigState;
 
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
-
-struct ScriptedPig {
-  using Person = std::function<std::optional<std::string>(const PigState&)>;
+// The limit keeps a confused script from looping forever.
+struct ScriptedPig : ScriptedSession<PigGame> {
   ScriptedPig(const PigGame& game, PlayConfig config, Person person)
-      : input([this] { return ++lines > 5000 ? std::nullopt : person_(session.state()); }),
-        in(&input),
-        session(game, std::move(config), in, out, status),
-        person_(std::move(person)) {}
-  ScriptedInput input;
-  std::istream in;
-  std::ostringstream out, status;
-  PlaySession<PigGame> session;
-  int lines = 0;
-
- private:
-  Person person_;
+      : ScriptedSession(game, std::move(config), std::move(person), 5000) {}
 };
 
 PlayConfig pig_config(const std::string& first, const std::string& second, std::uint64_t seed) {
@@ -73,11 +58,11 @@ TEST(PlayPig, AFullGameAgainstTheExactSolverShowsEveryDie) {
     if (game.current_player(s) == kChancePlayer) ++dice;
     apply_any(game, s, a);
   }
-  EXPECT_EQ(count(text, " rolls ["), dice);
+  EXPECT_EQ(count_occurrences(text, " rolls ["), dice);
   EXPECT_TRUE(game.is_terminal(play.session.state()));
   EXPECT_NE(text.find(" wins with "), std::string::npos);
   EXPECT_NE(text.find("Second (strong)"), std::string::npos);
-  EXPECT_EQ(count(text, "Not understood"), 0);
+  EXPECT_EQ(count_occurrences(text, "Not understood"), 0);
 }
 
 TEST(PlayPig, HintIsTheExactSolversAndBadInputIsExplained) {
@@ -95,7 +80,8 @@ TEST(PlayPig, HintIsTheExactSolversAndBadInputIsExplained) {
   EXPECT_NE(text.find("Hint (solver): exact win chance"), std::string::npos) << text;
   EXPECT_NE(text.find("roll  win "), std::string::npos);
   EXPECT_NE(text.find("hold  win "), std::string::npos);
-  EXPECT_EQ(count(text, "Not understood"), 2);  // "Roll" (typed forms are lower case) and "throw"
+  EXPECT_EQ(count_occurrences(text, "Not understood"),
+            2);  // "Roll" (typed forms are lower case) and "throw"
   EXPECT_NE(text.find("There is no option 3"), std::string::npos);
   EXPECT_NE(text.find("First plays roll"), std::string::npos);
 }
