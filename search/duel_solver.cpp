@@ -80,7 +80,8 @@ struct Geometry {
   std::array<int, 13> within[2]{};
   std::int64_t overlap2 = 0;
   double sum_radii = 0;
-  std::vector<std::int64_t> length2[2];  // squared length of each offset, in units
+  std::vector<std::int64_t> length2[2];         // squared length of each offset, in units
+  std::vector<int> offset_dx[2], offset_dy[2];  // the offsets as plain arrays (the hot loop)
   std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
   std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
   std::size_t start_pair = 0;
@@ -121,8 +122,11 @@ struct Geometry {
     sum_radii = static_cast<double>(radii);
     const std::int64_t step = static_cast<std::int64_t>(r.pitch_cm) * DuelGame::kUnitsPerCm;
     for (int side = 0; side < 2; ++side) {
-      for (Offset o : offsets[side])
+      for (Offset o : offsets[side]) {
         length2[side].push_back((o.dx * o.dx + o.dy * o.dy) * step * step);
+        offset_dx[side].push_back(o.dx);
+        offset_dy[side].push_back(o.dy);
+      }
     }
     const std::size_t pairs = index.pairs();
     contact.resize(pairs);
@@ -197,7 +201,7 @@ int faces_at_least(int value) {
 // pair: `g`, the value under the guide (the solved values, both sides optimal), which fixes the
 // choices of the side whose policy is being evaluated, and `e`, the value being iterated.
 
-enum class Mode { kOptimal, kDavidFixed, kGoliathFixed, kBothFixed };
+enum class Mode { kOptimal, kGoliathFixed, kBothFixed };
 
 struct Pair {
   double g, e;
@@ -220,13 +224,7 @@ struct Ops {
       return b.g > a.g ? b : a;
     }
   }
-  static T goliath(T a, T b) {
-    if constexpr (M == Mode::kDavidFixed) {
-      return {std::min(a.g, b.g), std::min(a.e, b.e)};
-    } else {
-      return b.g < a.g ? b : a;
-    }
-  }
+  static T goliath(T a, T b) { return b.g < a.g ? b : a; }
   static double e(T v) { return v.e; }
   // Does the choice between a (first) and b take b?  Used to record a fixed side's destinations.
   static bool takes_second(T a, T b, bool david) { return david ? b.g > a.g : b.g < a.g; }
@@ -379,56 +377,74 @@ class TurnEvaluator {
                               geo_.index.pairs() +
                           pair) *
                              13;
-    auto next_of = [&](int i) {
-      const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
-      const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
-      const std::size_t to = static_cast<std::size_t>(y * cols + x);
-      return kMover == kDavid ? goliath * static_cast<std::size_t>(np_david) + to
-                              : to * static_cast<std::size_t>(np_david) + david;
-    };
+    // Leaf (x, y) of the mover's lattice: for David, a run of the pair array (David's point
+    // varies fastest); for Goliath, a run of the transposed copy when the leaves are David's
+    // states of the layer being swept, else a strided read.
     const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
-    const std::size_t base_t = static_cast<std::size_t>(slot) * geo_.index.pairs() +
-                               david * static_cast<std::size_t>(geo_.points[kGoliath]);
-    auto leaf = [&](int i) {
-      if (transposed) {
-        const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
-        const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
-        return read_transposed(base_t + static_cast<std::size_t>(y * cols + x));
+    const double* source = transposed ? eval_t_ : eval_;
+    const double* guide_source = transposed ? guide_t_ : guide_;
+    std::size_t offset, stride;
+    if (kMover == kDavid) {
+      offset = base + goliath * static_cast<std::size_t>(np_david);
+      stride = 1;
+    } else if (transposed) {
+      offset = static_cast<std::size_t>(slot) * geo_.index.pairs() +
+               david * static_cast<std::size_t>(geo_.points[kGoliath]);
+      stride = 1;
+    } else {
+      offset = base + david;
+      stride = static_cast<std::size_t>(np_david);
+    }
+    auto leaf_xy = [&](int x, int y) -> T {
+      const std::size_t k = offset + static_cast<std::size_t>(y * cols + x) * stride;
+      if constexpr (M == Mode::kOptimal) {
+        return source[k];
+      } else {
+        return T{guide_source[k], source[k]};
       }
-      return read(base + next_of(i));
+    };
+    auto leaf = [&](int i) {
+      return leaf_xy(x0 + offsets[static_cast<std::size_t>(i)].dx,
+                     y0 + offsets[static_cast<std::size_t>(i)].dy);
     };
     if (mode == Destinations::kReplay) {
       for (int a = 0; a <= max_allowance; ++a) best[a] = leaf(record[a]);
       return;
     }
-    T run{};
+    // Staying put (offset 0) is always legal, so the running best starts there.  The loop is
+    // the solver's hot spot: destinations outside the lattice are skipped with one unsigned
+    // compare per axis, and only steps longer than the clearance pay for the path test.
+    const int* odx = geo_.offset_dx[kMover].data();
+    const int* ody = geo_.offset_dy[kMover].data();
+    const std::int64_t* len2 = length2.data();
+    const int* cxm = geo_.cx[kMover].data();
+    const int* cym = geo_.cy[kMover].data();
+    const auto ucols = static_cast<unsigned>(cols), urows = static_cast<unsigned>(rows);
+    T run = leaf(0);
     int chosen = 0;
-    bool have = false;
-    int i = 0;
+    int i = 1;
+    auto scan = [&]<bool kRecord>(int end) {
+      for (; i < end; ++i) {
+        const int x = x0 + odx[i];
+        const int y = y0 + ody[i];
+        if (static_cast<unsigned>(x) >= ucols || static_cast<unsigned>(y) >= urows) continue;
+        if (len2[i] > clear2 && !geo_.path_clear(px, py, cxm[x], cym[y], ox, oy)) continue;
+        const T v = leaf_xy(x, y);
+        if constexpr (kRecord) {
+          if (O::takes_second(run, v, kMover == kDavid)) chosen = i;
+        }
+        run = kMover == kDavid ? O::david(run, v) : O::goliath(run, v);
+      }
+    };
     for (int a = 0; a <= max_allowance; ++a) {
       const int end = within[static_cast<std::size_t>(std::min(a, 12))];
-      for (; i < end; ++i) {
-        const int x = x0 + offsets[static_cast<std::size_t>(i)].dx;
-        const int y = y0 + offsets[static_cast<std::size_t>(i)].dy;
-        if (x < 0 || y < 0 || x >= cols || y >= rows) continue;
-        if (i != 0 && length2[static_cast<std::size_t>(i)] > clear2 &&
-            !geo_.path_clear(px, py, geo_.cx[kMover][static_cast<std::size_t>(x)],
-                             geo_.cy[kMover][static_cast<std::size_t>(y)], ox, oy)) {
-          continue;
-        }
-        // The next side declares with the same flags (a mover never has a pending behead).
-        const T v = leaf(i);
-        if (!have) {
-          run = v;
-          chosen = i;
-          have = true;
-        } else {
-          if (record != nullptr && O::takes_second(run, v, kMover == kDavid)) chosen = i;
-          run = kMover == kDavid ? O::david(run, v) : O::goliath(run, v);
-        }
+      if (record != nullptr) {
+        scan.template operator()<true>(end);
+        record[a] = static_cast<std::uint16_t>(chosen);
+      } else {
+        scan.template operator()<false>(end);
       }
       best[a] = run;
-      if (record != nullptr) record[a] = static_cast<std::uint16_t>(chosen);
     }
   }
 
@@ -677,8 +693,10 @@ class TurnEvaluator {
 struct SweepResult {
   double max_change = 0;    // largest |new - old|
   double max_increase = 0;  // largest new - old (0 when nothing rose)
+  double max_decrease = 0;  // largest old - new (0 when nothing fell)
   SweepResult combine(const SweepResult& o) const {
-    return {std::max(max_change, o.max_change), std::max(max_increase, o.max_increase)};
+    return {std::max(max_change, o.max_change), std::max(max_increase, o.max_increase),
+            std::max(max_decrease, o.max_decrease)};
   }
 };
 
@@ -689,12 +707,31 @@ struct SweepResult {
 constexpr std::array<std::array<int, 6>, 4> kGroups = {
     {{1, -1, -1, -1, -1, -1}, {3, -1, -1, -1, -1, -1}, {0, 2, -1, -1, -1, -1}, {4, 5, 6, 7, 8, 9}}};
 
+// Writes value v of (layer, slot, canonical pair p) to the state and to its mirror image, and to
+// the transposed copy of David's slots.
+inline void store(const Geometry& geo, double* values, double* transposed, int layer, int slot,
+                  std::size_t p, std::size_t mirror, double v) {
+  values[geo.index.at(layer, slot, p)] = v;
+  values[geo.index.at(layer, slot, mirror)] = v;
+  if (slot < 4) {
+    transposed[geo.transposed(slot, p)] = v;
+    transposed[geo.transposed(slot, mirror)] = v;
+  }
+}
+
+// One Gauss-Seidel sweep of a layer.  `change`, when given, receives new - old of every computed
+// David state (indexed slot * pairs + pair) for the extrapolation.  A monotone sweep never lowers a
+// value: from a sub-solution (x <= T x) the true update never does either, so this only absorbs
+// rounding, and it keeps x <= T x exact in floating point.
 template <Mode M>
 SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values,
-                  double* transposed, int layer, double continuation, bool monotone) {
+                  double* transposed, double* change, int layer, double continuation, bool monotone,
+                  bool goliath_only = false, const double* floor = nullptr) {
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
+  const std::size_t npairs = geo.index.pairs();
   for (const auto& group : kGroups) {
+    if (goliath_only && group[0] < 4) continue;
     SweepResult part = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, pairs.size(), 256), SweepResult{},
         [&](const tbb::blocked_range<std::size_t>& range, SweepResult acc) {
@@ -703,18 +740,16 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
             const std::size_t mirror = geo.index.mirror(p);
             for (int slot : group) {
               if (slot < 0) break;
-              const std::size_t i = geo.index.at(layer, slot, p);
-              const double old = values[i];
+              const double old = values[geo.index.at(layer, slot, p)];
               double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p));
               if (monotone) v = std::max(v, old);
+              if (floor != nullptr) v = std::max(v, floor[geo.index.at(0, slot, p)]);
               acc.max_change = std::max(acc.max_change, std::abs(v - old));
               acc.max_increase = std::max(acc.max_increase, v - old);
-              values[i] = v;
-              values[geo.index.at(layer, slot, mirror)] = v;
-              if (slot < 4) {
-                transposed[geo.transposed(slot, p)] = v;
-                transposed[geo.transposed(slot, mirror)] = v;
-              }
+              acc.max_decrease = std::max(acc.max_decrease, old - v);
+              if (change != nullptr && slot < 4)
+                change[static_cast<std::size_t>(slot) * npairs + p] = v - old;
+              store(geo, values, transposed, layer, slot, p, mirror, v);
             }
           }
           return acc;
@@ -724,6 +759,194 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
   }
   return total;
 }
+
+// Reduced-rank extrapolation (RRE) over David's values of a layer (slots 0-3; Goliath's values are
+// a function of David's).  It keeps the changes of the last depth + 1 sweeps, u_0 .. u_m, finds
+// the weights xi (summing to 1) that minimise |sum xi_i u_i|, and proposes
+// sum xi_i x_(i+1), the iterates' combination whose change cancels best: for a linear iteration
+// this is a Krylov (GMRES-like) estimate of the fixed point that removes the slow modes that plain
+// sweeps only shrink by their ratio each time.  Reductions run over fixed blocks summed in order,
+// so the result does not depend on the thread count.
+class RankExtrapolation {
+ public:
+  RankExtrapolation(const Geometry& geo, int depth)
+      : geo_(geo),
+        depth_(depth),
+        history_(static_cast<std::size_t>(depth + 1),
+                 std::vector<double>(4 * geo.index.pairs(), 0.0)) {}
+
+  // Where the next sweep writes David's changes.
+  double* next_change() { return history_[static_cast<std::size_t>(count_ % (depth_ + 1))].data(); }
+  void recorded() { ++count_; }
+  void restart() { count_ = 0; }
+  bool ready() const { return count_ >= depth_ + 1; }
+
+  // Coefficients c_j of the step sum_j c_j u_j from the latest iterate to the estimate; false
+  // when the changes are degenerate (all zero).
+  bool coefficients(std::vector<double>& c) const {
+    const int m = depth_ + 1;
+    const auto& pairs = geo_.canonical_pairs;
+    const std::size_t npairs = geo_.index.pairs();
+    constexpr std::size_t kBlock = 2048;
+    const std::size_t blocks = (pairs.size() + kBlock - 1) / kBlock;
+    const std::size_t terms = static_cast<std::size_t>(m * m);
+    std::vector<double> partial(blocks * terms, 0.0);
+    std::vector<const double*> u(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i) {
+      u[static_cast<std::size_t>(i)] =
+          history_[static_cast<std::size_t>((count_ - m + i) % m)].data();
+    }
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t b) {
+      double* out = partial.data() + b * terms;
+      const std::size_t end = std::min(pairs.size(), (b + 1) * kBlock);
+      for (std::size_t k = b * kBlock; k < end; ++k) {
+        for (int slot = 0; slot < 4; ++slot) {
+          const std::size_t j = static_cast<std::size_t>(slot) * npairs + pairs[k];
+          for (int r = 0; r < m; ++r) {
+            const double ur = u[static_cast<std::size_t>(r)][j];
+            for (int q = 0; q <= r; ++q) out[r * m + q] += ur * u[static_cast<std::size_t>(q)][j];
+          }
+        }
+      }
+    });
+    // Gram matrix in long double, a tiny ridge against collinear changes, then G xi = 1.
+    std::vector<long double> g(terms, 0.0L);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      for (int r = 0; r < m; ++r) {
+        for (int q = 0; q <= r; ++q) g[r * m + q] += partial[b * terms + r * m + q];
+      }
+    }
+    long double trace = 0;
+    for (int r = 0; r < m; ++r) {
+      for (int q = 0; q < r; ++q) g[q * m + r] = g[r * m + q];
+      trace += g[r * m + r];
+    }
+    if (!(trace > 0)) return false;
+    for (int r = 0; r < m; ++r) g[r * m + r] += 1e-12L * trace / m;
+    std::vector<long double> xi(static_cast<std::size_t>(m), 1.0L);
+    for (int col = 0; col < m; ++col) {  // Gaussian elimination with partial pivoting
+      int pivot = col;
+      for (int r = col + 1; r < m; ++r) {
+        if (std::fabs(g[r * m + col]) > std::fabs(g[pivot * m + col])) pivot = r;
+      }
+      for (int q = 0; q < m; ++q) std::swap(g[col * m + q], g[pivot * m + q]);
+      std::swap(xi[static_cast<std::size_t>(col)], xi[static_cast<std::size_t>(pivot)]);
+      for (int r = col + 1; r < m; ++r) {
+        const long double f = g[r * m + col] / g[col * m + col];
+        for (int q = col; q < m; ++q) g[r * m + q] -= f * g[col * m + q];
+        xi[static_cast<std::size_t>(r)] -= f * xi[static_cast<std::size_t>(col)];
+      }
+    }
+    for (int r = m - 1; r >= 0; --r) {
+      long double v = xi[static_cast<std::size_t>(r)];
+      for (int q = r + 1; q < m; ++q) v -= g[r * m + q] * xi[static_cast<std::size_t>(q)];
+      xi[static_cast<std::size_t>(r)] = v / g[r * m + r];
+    }
+    long double sum = 0;
+    for (long double v : xi) sum += v;
+    if (!(std::fabs(sum) > 0)) return false;
+    // Estimate sum xi_i x_(i+1) minus the latest iterate x_m: c_j = xi_j - sum_(i<=j) xi_i.
+    c.assign(static_cast<std::size_t>(m), 0.0);
+    long double prefix = 0;
+    for (int j = 0; j < m; ++j) {
+      const long double w = xi[static_cast<std::size_t>(j)] / sum;
+      prefix += w;
+      c[static_cast<std::size_t>(j)] = static_cast<double>(w - prefix);
+    }
+    return true;
+  }
+
+  // The change u_j (oldest first) at David state (slot, pair).
+  double change(int j, std::size_t index) const {
+    const int m = depth_ + 1;
+    return history_[static_cast<std::size_t>((count_ - m + j) % m)][index];
+  }
+  int size() const { return depth_ + 1; }
+
+ private:
+  const Geometry& geo_;
+  int depth_;
+  int count_ = 0;
+  std::vector<std::vector<double>> history_;
+};
+
+// Moves David's values of the layer (slots 0-3) up by `factor` times the extrapolation's step
+// where it is positive (clamped to 1).  Goliath's values are not extrapolated: they are a function
+// of David's (a Goliath turn leads to David declaring) and the next sweep recomputes them.
+void extrapolate(const Geometry& geo, double* values, double* transposed,
+                 const RankExtrapolation& rre, const std::vector<double>& c, int layer,
+                 double factor) {
+  const auto& pairs = geo.canonical_pairs;
+  const std::size_t npairs = geo.index.pairs();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+                        const std::size_t p = pairs[k];
+                        const std::size_t mirror = geo.index.mirror(p);
+                        for (int slot = 0; slot < 4; ++slot) {
+                          const std::size_t j = static_cast<std::size_t>(slot) * npairs + p;
+                          double step = 0;
+                          for (int q = 0; q < rre.size(); ++q)
+                            step += c[static_cast<std::size_t>(q)] * rre.change(q, j);
+                          const double v = values[geo.index.at(layer, slot, p)];
+                          store(geo, values, transposed, layer, slot, p, mirror,
+                                std::min(1.0, v + factor * std::max(0.0, step)));
+                        }
+                      }
+                    });
+}
+
+// Marks the states of the layer where x <= T x fails (T evaluated at x, Jacobi), indexed
+// slot * pairs + pair; returns how many.
+template <Mode M>
+std::size_t mark_unsupported(const Geometry& geo, const TurnEvaluator<M>& ev, const double* values,
+                             int layer, double continuation, std::vector<std::uint8_t>& marks) {
+  const auto& pairs = geo.canonical_pairs;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
+      [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
+        for (std::size_t k = range.begin(); k != range.end(); ++k) {
+          for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
+            const double x = values[geo.index.at(layer, slot, pairs[k])];
+            const bool fails = continuation * Ops<M>::e(ev.state_value(layer, slot, pairs[k])) < x;
+            marks[geo.index.at(0, slot, pairs[k])] = fails;
+            count += fails;
+          }
+        }
+        return count;
+      },
+      std::plus<>());
+}
+
+// A layer's values and the transposed copy of its David slots, kept to undo an extrapolation.
+struct LayerBackup {
+  std::vector<double> values, transposed;
+  void save(const Geometry& geo, const double* from, const double* from_t, int layer) {
+    values.assign(from + geo.index.at(layer, 0, 0), from + geo.index.at(layer + 1, 0, 0));
+    transposed.assign(from_t, from_t + 4 * geo.index.pairs());
+  }
+  void restore(const Geometry& geo, double* to, double* to_t, int layer) const {
+    std::copy(values.begin(), values.end(), to + geo.index.at(layer, 0, 0));
+    std::copy(transposed.begin(), transposed.end(), to_t);
+  }
+  // Puts back the saved value of every marked state (and of its mirror image).
+  void restore_marked(const Geometry& geo, double* to, double* to_t, int layer,
+                      const std::vector<std::uint8_t>& marks) const {
+    const auto& pairs = geo.canonical_pairs;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t k = range.begin(); k != range.end(); ++k) {
+                          const std::size_t p = pairs[k];
+                          for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
+                            const std::size_t j = geo.index.at(0, slot, p);
+                            if (marks[j]) {
+                              store(geo, to, to_t, layer, slot, p, geo.index.mirror(p), values[j]);
+                            }
+                          }
+                        }
+                      });
+  }
+};
 
 // The no-God movement values of a God layer: they read only the finished no-God layers, so they
 // are computed once per layer instead of once per sweep.
@@ -751,42 +974,73 @@ std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvalua
   return cache;
 }
 
-struct PassOptions {
-  std::string name;
-  bool upper = false;  // the upper pass: certified once a sweep raises nothing
-  double tolerance = 1e-11;
-  int max_sweeps = 20000;
-  double continuation = 1.0;  // the solve pass discounts each turn by this factor
+// What a pass does with a layer.
+enum class PassKind {
+  kSolve,  // iterate until no value moves by more than the tolerance
+  kLower,  // certify: iterate until a whole sweep lowers nothing; then x <= T x
+  kUpper,  // certify: iterate until a whole sweep raises nothing; then T y <= y
 };
 
-// A sweep "raises nothing" when no value rose by more than floating-point rounding of the
-// evaluation (a few ulps of values below 1).
+struct PassOptions {
+  std::string name;
+  PassKind kind = PassKind::kSolve;
+  double tolerance = 1e-13;
+  int max_sweeps = 20000;
+  double continuation = 1.0;  // each turn is discounted by this factor
+  bool accelerate = false;    // extrapolate (solve passes; see kExtrapolationDepth)
+};
+
+// A sweep "raises nothing" (or "lowers nothing") when no value moved that way by more than
+// floating-point rounding of the evaluation (a few ulps of values below 1).
 constexpr double kRoundingAllowance = 1e-15;
 
-constexpr int kFullSweepEvery = 4;
+// A certification pass that has not certified after this many sweeps stops; the caller retries
+// with a larger margin.
+constexpr int kCertificationSweeps = 300;
 
-// Runs one pass over every layer in order; returns per-layer reports.
+// Extrapolation (solve passes).  In a chase value iteration gains only a percent or two of the
+// remaining distance per sweep.  Every kExtrapolationDepth + 1 sweeps the layer jumps by a
+// fraction (the step factor) of the reduced-rank estimate (RankExtrapolation), then runs
+// kSmoothingSweeps ordinary sweeps and checks at every state that it is still a sub-solution
+// (x <= T x, so still below the least fixed point).  A jump that fails the check is undone and
+// the step factor shrinks; one that passes lets it grow.  The iterates must stay sub-solutions:
+// an overshoot is not corrected by further sweeps, because the game's fixed points are not unique
+// (play can cycle forever) and iteration from above can settle on a higher one.
+constexpr int kExtrapolationDepth = 6;
+constexpr int kSmoothingSweeps = 3;
+constexpr double kFirstStepFactor = 0.5, kMaxStepFactor = 0.8, kMinStepFactor = 1.0 / 64;
+constexpr double kStepGrowth = 2, kStepShrink = 4;
+constexpr int kPutBackRounds = 4;
+
+// In the solve pass David chooses his destinations afresh every kFullSweepEvery sweeps and
+// replays the recorded ones in between.
+constexpr int kFullSweepEvery = 2;
+
+// Runs one pass over every layer in order; per-layer reports go to the summary.  `before_layer`
+// may set a layer's starting values.
 template <Mode M>
-void run_pass(const Geometry& geo, const double* guide, double* eval, typename Ops<M>::T win,
+bool run_pass(const Geometry& geo, const double* guide, double* eval, typename Ops<M>::T win,
               typename Ops<M>::T lose, const std::vector<int>& layers, const PassOptions& po,
               const SolverOptions& options, SolveSummary& summary,
               const std::function<void(int layer)>& before_layer = {}) {
+  bool all_certified = true;
+  const std::size_t npairs = geo.index.pairs();
   for (int layer : layers) {
     const auto start = Clock::now();
     if (before_layer) before_layer(layer);
     TurnEvaluator<M> ev(geo, guide, eval, win, lose);
     std::vector<std::uint16_t> records(geo.index.at(0, DuelIndex::kSlots, 0) * 13);
     // Transposed copies of David's slots of this layer (guide and iterate).
-    std::vector<double> eval_t(4 * geo.index.pairs()), guide_t;
+    std::vector<double> eval_t(4 * npairs), guide_t;
     for (int slot = 0; slot < 4; ++slot) {
-      for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+      for (std::size_t p = 0; p < npairs; ++p) {
         eval_t[geo.transposed(slot, p)] = eval[geo.index.at(layer, slot, p)];
       }
     }
     if constexpr (M != Mode::kOptimal) {
       guide_t.resize(eval_t.size());
       for (int slot = 0; slot < 4; ++slot) {
-        for (std::size_t p = 0; p < geo.index.pairs(); ++p) {
+        for (std::size_t p = 0; p < npairs; ++p) {
           guide_t[geo.transposed(slot, p)] = guide[geo.index.at(layer, slot, p)];
         }
       }
@@ -797,36 +1051,40 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
       cache = fill_cache(geo, ev, layer);
       ev.set_cache(cache.data(), layer);
     }
+    std::optional<RankExtrapolation> rre;
+    if (po.accelerate) rre.emplace(geo, kExtrapolationDepth);
+    LayerBackup backup;
+    std::vector<std::uint8_t> marks(po.accelerate ? DuelIndex::kSlots * npairs : 0);
+    std::vector<double> coefficients;
+    double step_factor = kFirstStepFactor;
+    int smoothing_left = -1;  // sweeps until an extrapolation is checked; -1: none pending
     PassReport report;
     report.layer = layer_name(layer);
     report.pass = po.name;
-    report.certified = !po.upper;
-    // An upper pass that cannot certify within this many sweeps is retried with a larger margin.
-    const int uncertified_limit = 400;
+    report.certified = po.kind == PassKind::kSolve;
     auto last_progress = Clock::now();
     using D = typename TurnEvaluator<M>::Destinations;
     for (int s = 0; s < po.max_sweeps; ++s) {
-      // Destinations: a side whose policy is fixed records its choices on the first sweep and
-      // replays them after.  In the solve pass David chooses afresh (and records) every
-      // kFullSweepEvery sweeps and replays his recorded destinations in between; the pass stops
-      // only on a full sweep.  Only David may replay there: a replayed choice is worth at most
-      // the best one, so with values never lowered (monotone) the iterates stay below the least
-      // fixed point and converge to it.  A replayed Goliath choice could lift them above it, to
-      // another fixed point of a game whose fixed points are not unique (play can cycle forever).
+      // Destinations: a side whose policy is fixed (by the guide) records its choices on the
+      // first sweep and replays them after; a free side chooses afresh every sweep.
+      // In the solve pass David chooses afresh every kFullSweepEvery sweeps and replays his
+      // recorded destinations in between (a replayed choice is worth at most the best one, so
+      // x <= T x still holds); the pass stops only on a full sweep.
       bool full = true;
       if constexpr (M == Mode::kOptimal) {
-        full = s % kFullSweepEvery == 0;
+        full = po.kind != PassKind::kSolve || s % kFullSweepEvery == 0;
         ev.set_destinations(records.data(), layer, full ? D::kRecord : D::kReplay, D::kFull);
       } else {
         const D fixed = s == 0 ? D::kRecord : D::kReplay;
-        const bool david_fixed = M == Mode::kDavidFixed || M == Mode::kBothFixed;
-        const bool goliath_fixed = M == Mode::kGoliathFixed || M == Mode::kBothFixed;
-        ev.set_destinations(records.data(), layer, david_fixed ? fixed : D::kFull,
-                            goliath_fixed ? fixed : D::kFull);
+        ev.set_destinations(records.data(), layer, M == Mode::kBothFixed ? fixed : D::kFull, fixed);
       }
-      const SweepResult r =
-          sweep(geo, ev, eval, eval_t.data(), layer, po.continuation, M == Mode::kOptimal);
+      // Solve sweeps never lower a value, except while an extrapolation is being smoothed.
+      const bool monotone = po.kind == PassKind::kSolve && smoothing_left < 0;
+      const SweepResult r = sweep(geo, ev, eval, eval_t.data(), rre ? rre->next_change() : nullptr,
+                                  layer, po.continuation, monotone, false,
+                                  smoothing_left > 0 ? backup.values.data() : nullptr);
       ++report.sweeps;
+      if (rre) rre->recorded();
       report.max_change.push_back(r.max_change);
       if (options.log && seconds_since(last_progress) > 60) {
         last_progress = Clock::now();
@@ -836,24 +1094,82 @@ void run_pass(const Geometry& geo, const double* guide, double* eval, typename O
                       seconds_since(start));
         options.log(line);
       }
-      // The upper pass certifies once a whole sweep raised nothing (beyond rounding): then
-      // T y <= y holds for the vector it leaves.
-      if (po.upper && r.max_increase <= kRoundingAllowance) report.certified = true;
-      if (full && r.max_change <= po.tolerance && (!po.upper || report.certified)) break;
-      if (po.upper && !report.certified && report.sweeps >= uncertified_limit) break;
+      if (po.kind == PassKind::kLower && r.max_decrease <= kRoundingAllowance) {
+        report.certified = true;
+        break;
+      }
+      if (po.kind == PassKind::kUpper && r.max_increase <= kRoundingAllowance) {
+        report.certified = true;
+        break;
+      }
+      if (po.kind != PassKind::kSolve && report.sweeps >= kCertificationSweeps) break;
+      // Extrapolation (solve passes), see kExtrapolationDepth.  After the smoothing sweeps the
+      // layer must be a sub-solution again (x <= T x, checked at every state), or the jump is
+      // undone and the next one is smaller.
+      if (smoothing_left > 0) --smoothing_left;
+      if (smoothing_left == 0) {
+        smoothing_left = -1;
+        ++report.check_sweeps;
+        // The check must not record destinations (it may stop early, at a point that depends
+        // on the threads); a fixed side keeps replaying its own.
+        if constexpr (M == Mode::kOptimal) {
+          ev.set_destinations(records.data(), layer, D::kFull, D::kFull);
+        }
+        // States the jump left unsupported are put back one by one (the smoothing sweeps kept
+        // every value at or above its old one, so a state put back is supported for good);
+        // when too many remain, the whole jump is undone.
+        std::size_t unsupported = mark_unsupported(geo, ev, eval, layer, po.continuation, marks);
+        for (int round = 0; unsupported > 0 && round < kPutBackRounds; ++round) {
+          report.put_back += unsupported;
+          backup.restore_marked(geo, eval, eval_t.data(), layer, marks);
+          ++report.check_sweeps;
+          unsupported = mark_unsupported(geo, ev, eval, layer, po.continuation, marks);
+        }
+        if (unsupported == 0) {
+          ++report.extrapolations;
+          step_factor = std::min(kMaxStepFactor, step_factor * kStepGrowth);
+        } else {
+          backup.restore(geo, eval, eval_t.data(), layer);
+          ++report.rejected;
+          step_factor = std::max(kMinStepFactor, step_factor / kStepShrink);
+          rre->restart();
+          continue;
+        }
+      }
+      if (po.kind == PassKind::kSolve && full && smoothing_left < 0 && r.max_change <= po.tolerance)
+        break;
+      if (rre && smoothing_left < 0 && rre->ready() && r.max_change > po.tolerance) {
+        if (rre->coefficients(coefficients)) {
+          backup.save(geo, eval, eval_t.data(), layer);
+          extrapolate(geo, eval, eval_t.data(), *rre, coefficients, layer, step_factor);
+          // Goliath's values follow David's at once (the smoothing sweeps read them first).
+          sweep(geo, ev, eval, eval_t.data(), nullptr, layer, po.continuation, false, true,
+                backup.values.data());
+          smoothing_left = kSmoothingSweeps;
+        }
+        rre->restart();
+      }
     }
     report.seconds = seconds_since(start);
-    summary.sweeps += report.sweeps;
+    summary.sweeps += report.sweeps + report.check_sweeps;
+    all_certified = all_certified && report.certified;
     if (options.log) {
       char line[256];
-      std::snprintf(line, sizeof(line), "%-11s %-22s sweeps %5d  last change %.3g  %.1f s%s",
-                    po.name.c_str(), report.layer.c_str(), report.sweeps,
+      std::snprintf(line, sizeof(line),
+                    "%-17s %-22s sweeps %5d +%3d checks  jumps %3d kept %3d undone %7llu put back  "
+                    "last change %.3g  %.1f s%s",
+                    po.name.c_str(), report.layer.c_str(), report.sweeps, report.check_sweeps,
+                    report.extrapolations, static_cast<int>(report.rejected),
+                    static_cast<unsigned long long>(report.put_back),
                     report.max_change.empty() ? 0.0 : report.max_change.back(), report.seconds,
-                    po.upper ? (report.certified ? "  certified" : "  NOT certified") : "");
+                    po.kind == PassKind::kSolve
+                        ? ""
+                        : (report.certified ? "  certified" : "  NOT certified"));
       options.log(line);
     }
     summary.passes.push_back(std::move(report));
   }
+  return all_certified;
 }
 
 std::uint64_t checksum(const std::vector<double>& values) {
@@ -966,12 +1282,42 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
                 " threads");
   }
 
+  const double continuation = 1.0 - options.discount;
   std::vector<double> x(geo.index.size(), 0.0);
   tbb::task_arena arena(std::max(1, options.threads));
+
+  // Certifies a lower bound: from the estimate `v` minus a margin, Gauss-Seidel sweeps of the
+  // discounted operator until one lowers nothing.  The vector left satisfies v <= T v, and with
+  // a discount (T a contraction) that makes it a lower bound of T's fixed point, which lies below
+  // the undiscounted value.  A margin too small to certify within kCertificationSweeps is
+  // retried larger.
+  auto certify_lower = [&]<Mode M>(const double* guide, std::vector<double>& v,
+                                   typename Ops<M>::T win, typename Ops<M>::T lose,
+                                   const std::string& name) {
+    const std::vector<double> estimate = v;
+    double margin = options.lower_margin;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      const PassOptions lower{
+          name, PassKind::kLower, options.tolerance, options.max_sweeps, continuation, false};
+      const bool certified = run_pass<M>(geo, guide == nullptr ? v.data() : guide, v.data(), win,
+                                         lose, layers, lower, options, summary, [&](int layer) {
+                                           const std::size_t begin = geo.index.at(layer, 0, 0);
+                                           const std::size_t end = geo.index.at(layer + 1, 0, 0);
+                                           for (std::size_t i = begin; i < end; ++i)
+                                             v[i] = std::max(0.0, estimate[i] - margin);
+                                         });
+      if (certified) return true;
+      margin = std::max(1e-12, margin * 100);
+      if (options.log) options.log(name + " pass not certified; retrying with a larger margin");
+    }
+    return false;
+  };
+
   arena.execute([&] {
-    // 1. Value iteration from zero, layer by layer: both sides optimal.
-    PassOptions solve{"solve", false, options.tolerance, options.max_sweeps,
-                      1.0 - options.discount};
+    // 1. Solve: value iteration from zero, layer by layer, both sides optimal, with
+    //    extrapolation along the slowest mode.  The result is an estimate; 2 and 3 bound it.
+    const PassOptions solve{"solve",      PassKind::kSolve,  options.tolerance, options.max_sweeps,
+                            continuation, options.accelerate};
     run_pass<Mode::kOptimal>(geo, x.data(), x.data(), 1.0, 0.0, layers, solve, options, summary);
     {
       TurnEvaluator<Mode::kOptimal> ev(geo, x.data(), x.data(), 1.0, 0.0);
@@ -986,63 +1332,65 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
           god ? ev.vg(geo.start_pair, kit | kGod) : summary.goliath_first_without_god;
     }
 
-    // 2. Lower bound: David's policy (greedy on x) fixed, Goliath best-responding; value
-    //    iteration from zero, so every iterate is a lower bound.
-    {
-      std::vector<double> z(geo.index.size(), 0.0);
-      PassOptions lower{"lower", false, options.tolerance, options.max_sweeps, 1.0};
-      run_pass<Mode::kDavidFixed>(geo, x.data(), z.data(), Pair{1, 1}, Pair{0, 0}, layers, lower,
-                                  options, summary);
-      TurnEvaluator<Mode::kDavidFixed> ev(geo, x.data(), z.data(), Pair{1, 1}, Pair{0, 0});
-      summary.lower_bound_without_god = ev.initiative(false, 0.0).e;
-      summary.lower_bound = god ? ev.initiative(true, 0.0).e : summary.lower_bound_without_god;
+    // 2. Lower bound: certify x <= T x for the discounted game.  David's policy is greedy on the
+    //    certified x, so x bounds the value of that policy against any Goliath from below.
+    //    These certified values are the solution's values.
+    const bool lower_certified =
+        certify_lower.template operator()<Mode::kOptimal>(nullptr, x, 1.0, 0.0, "lower");
+    if (lower_certified) {
+      TurnEvaluator<Mode::kOptimal> ev(geo, x.data(), x.data(), 1.0, 0.0);
+      summary.lower_bound_without_god = ev.initiative(false, 0.0);
+      summary.lower_bound = god ? ev.initiative(true, 0.0) : summary.lower_bound_without_god;
     }
 
-    // 3. Upper bound: Goliath's policy fixed, David best-responding.  Start just above the solved
-    //    values and iterate (optimistic value iteration); once a whole Gauss-Seidel sweep raises
-    //    nothing, the vector it leaves is a pre-fixed point (T y <= y: each value was computed
-    //    from values at least as large as the final ones), and a pre-fixed point bounds the least
-    //    fixed point, the value of Goliath's policy, from above.
+    // 3. Upper bound: Goliath's policy (greedy on x) fixed, David best-responding.  Start just
+    //    above x and iterate; once a whole Gauss-Seidel sweep raises nothing, the vector it
+    //    leaves is a pre-fixed point (T y <= y: each value was computed from values at least as
+    //    large as the final ones), and a pre-fixed point bounds the least fixed point, the value
+    //    of Goliath's policy against David's best response, from above.
     {
       std::vector<double> y(geo.index.size(), 1.0);
-      // The solved values sit below the game's values by the discount (about discount times the
-      // game's length), so the start must sit above by more than that.
-      double margin = std::max(options.target_gap / 10, 1000 * options.discount);
-      PassOptions upper{"upper", true, options.tolerance, options.max_sweeps, 1.0};
-      for (int attempt = 0; attempt < 4; ++attempt) {
-        const std::size_t before = summary.passes.size();
-        run_pass<Mode::kGoliathFixed>(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers,
-                                      upper, options, summary, [&](int layer) {
-                                        const std::size_t begin = geo.index.at(layer, 0, 0);
-                                        const std::size_t end = geo.index.at(layer + 1, 0, 0);
-                                        for (std::size_t i = begin; i < end; ++i)
-                                          y[i] = std::min(1.0, x[i] + margin);
-                                      });
-        bool certified = true;
-        for (std::size_t k = before; k < summary.passes.size(); ++k) {
-          certified = certified && summary.passes[k].certified;
-        }
-        if (certified) break;
+      double margin = options.upper_margin;
+      const PassOptions upper{"upper", PassKind::kUpper, options.tolerance, options.max_sweeps, 1.0,
+                              false};
+      bool certified = false;
+      for (int attempt = 0; attempt < 5 && !certified; ++attempt) {
+        certified =
+            run_pass<Mode::kGoliathFixed>(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers,
+                                          upper, options, summary, [&](int layer) {
+                                            const std::size_t begin = geo.index.at(layer, 0, 0);
+                                            const std::size_t end = geo.index.at(layer + 1, 0, 0);
+                                            for (std::size_t i = begin; i < end; ++i)
+                                              y[i] = std::min(1.0, x[i] + margin);
+                                          });
         margin *= 10;
-        if (options.log) options.log("upper pass not certified; retrying with a larger margin");
+        if (!certified && options.log)
+          options.log("upper pass not certified; retrying with a larger margin");
       }
-      TurnEvaluator<Mode::kGoliathFixed> ev(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0});
-      summary.upper_bound_without_god = ev.initiative(false, 1.0).e;
-      summary.upper_bound = god ? ev.initiative(true, 1.0).e : summary.upper_bound_without_god;
+      if (certified) {
+        TurnEvaluator<Mode::kGoliathFixed> ev(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0});
+        summary.upper_bound_without_god = ev.initiative(false, 1.0).e;
+        summary.upper_bound = god ? ev.initiative(true, 1.0).e : summary.upper_bound_without_god;
+      }
     }
 
-    // 4. Termination: both policies fixed, Goliath's win probability from zero (lower bounds),
-    //    so 1 - lower_bound - goliath_win bounds the mass of games that never end.
-    if (options.nontermination) {
+    // 4. Termination: both policies fixed, Goliath's win probability, solved and certified from
+    //    below like David's; 1 - lower_bound - goliath_win bounds the mass of games that never
+    //    end.
+    if (options.nontermination && lower_certified) {
       std::vector<double> w(geo.index.size(), 0.0);
-      PassOptions term{"termination", false, options.tolerance, options.max_sweeps, 1.0};
+      const PassOptions term{"termination",      PassKind::kSolve, options.tolerance,
+                             options.max_sweeps, continuation,     options.accelerate};
       run_pass<Mode::kBothFixed>(geo, x.data(), w.data(), Pair{1, 0}, Pair{0, 1}, layers, term,
                                  options, summary);
-      TurnEvaluator<Mode::kBothFixed> ev(geo, x.data(), w.data(), Pair{1, 0}, Pair{0, 1});
-      summary.goliath_win_lower = ev.initiative(god, 0.0).e;
-      summary.nontermination_upper =
-          std::max(0.0, 1.0 - summary.lower_bound - summary.goliath_win_lower);
-      summary.nontermination_computed = true;
+      if (certify_lower.template operator()<Mode::kBothFixed>(x.data(), w, Pair{1, 0}, Pair{0, 1},
+                                                              "termination-lower")) {
+        TurnEvaluator<Mode::kBothFixed> ev(geo, x.data(), w.data(), Pair{1, 0}, Pair{0, 1});
+        summary.goliath_win_lower = ev.initiative(god, 0.0).e;
+        summary.nontermination_upper =
+            std::max(0.0, 1.0 - summary.lower_bound - summary.goliath_win_lower);
+        summary.nontermination_computed = true;
+      }
     }
   });
   summary.seconds = seconds_since(start);
@@ -1167,7 +1515,8 @@ namespace sling::duel {
 
 template <class Archive>
 void serialize(Archive& ar, PassReport& p) {
-  ar(p.layer, p.pass, p.sweeps, p.seconds, p.certified, p.max_change);
+  ar(p.layer, p.pass, p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back, p.seconds,
+     p.certified, p.max_change);
 }
 
 template <class Archive>
@@ -1207,7 +1556,8 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   const std::string where = "duel solution '" + path + "'";
   // Cereal writes the magic string after its 8-byte length: check it before trusting any size.
   const std::string magic_text = kMagic;
-  if (bytes.size() < 8 + magic_text.size() || bytes.compare(8, magic_text.size(), magic_text) != 0) {
+  if (bytes.size() < 8 + magic_text.size() ||
+      bytes.compare(8, magic_text.size(), magic_text) != 0) {
     throw FileFormatError(where + ": not a Sling duel solution file");
   }
   try {

@@ -9,10 +9,12 @@
 //
 // The layers are the irreversible flags: God (available -> used) and Goliath's kit (shield and
 // javelin -> shield -> neither); they are solved one after another, each by Gauss-Seidel value
-// iteration from zero.  Then the answer is certified by a bracket: the value of the computed
-// David policy against Goliath's best response (a lower bound, by value iteration from zero with
-// David's choices fixed) and of the computed Goliath policy against David's best response (an
-// upper bound, a vector y with T y <= y componentwise, found by optimistic value iteration).
+// iteration from zero, accelerated by reduced-rank extrapolation whose jumps are kept only when
+// the layer is still a sub-solution (x <= T x).  Then the answer is certified by a bracket: the
+// solved values, checked to be a sub-solution of the discounted game, bound the value of David's
+// greedy policy against any Goliath from below; the value of the computed Goliath policy against
+// David's best response bounds it from above (a vector y with T y <= y, found by optimistic value
+// iteration).
 
 #include <cstdint>
 #include <functional>
@@ -33,8 +35,13 @@ struct SolverOptions {
   // values tie (a maximiser of a reachability objective can otherwise stall forever on a tie);
   // the values it costs (about discount times the game's length) are covered by the bracket.
   double discount = 1e-10;
-  int max_sweeps = 20000;      // per layer and per pass
-  double target_gap = 1e-6;    // the bracket the certification aims for
+  int max_sweeps = 20000;  // per layer and per pass
+  bool accelerate = true;  // extrapolate (reduced-rank) in the solve passes
+  // The certification passes start this far below (lower) and above (upper) the solved values;
+  // a margin that does not certify is retried larger.  The solved values are a sub-solution, so
+  // the lower pass certifies them as they are; the bracket is then about the upper margin.
+  double lower_margin = 0;
+  double upper_margin = 1e-8;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
@@ -42,8 +49,12 @@ struct SolverOptions {
 // One pass over one layer: how many sweeps and the largest change of each sweep.
 struct PassReport {
   std::string layer;
-  std::string pass;  // "solve", "lower", "upper", "termination"
+  std::string pass;  // "solve", "lower", "upper", "termination", "termination-lower"
   int sweeps = 0;
+  int extrapolations = 0;      // solve passes: extrapolation jumps kept
+  int check_sweeps = 0;        // sweeps spent checking the jumps (x <= T x at every state)
+  std::uint64_t rejected = 0;  // jumps that failed the check and were undone
+  std::uint64_t put_back = 0;  // states put back to their value before a kept jump
   double seconds = 0;
   bool certified = true;           // upper pass: a sweep changed no value upwards
   std::vector<double> max_change;  // per sweep
@@ -112,7 +123,7 @@ class DuelIndex {
 
 class DuelSolution {
  public:
-  static constexpr std::uint32_t kFormatVersion = 1;
+  static constexpr std::uint32_t kFormatVersion = 2;
 
   DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary);
 
