@@ -726,7 +726,8 @@ inline void store(const Geometry& geo, double* values, double* transposed, int l
 template <Mode M>
 SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values,
                   double* transposed, double* change, int layer, double continuation, bool monotone,
-                  bool goliath_only = false, const double* floor = nullptr) {
+                  bool goliath_only = false, const double* floor = nullptr,
+                  float* last_change = nullptr) {
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   const std::size_t npairs = geo.index.pairs();
@@ -749,6 +750,11 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
               acc.max_decrease = std::max(acc.max_decrease, old - v);
               if (change != nullptr && slot < 4)
                 change[static_cast<std::size_t>(slot) * npairs + p] = v - old;
+              if (last_change != nullptr) {
+                const float d = static_cast<float>(std::abs(v - old));
+                last_change[geo.index.at(layer, slot, p)] = d;
+                last_change[geo.index.at(layer, slot, mirror)] = d;
+              }
               store(geo, values, transposed, layer, slot, p, mirror, v);
             }
           }
@@ -986,8 +992,9 @@ struct PassOptions {
   PassKind kind = PassKind::kSolve;
   double tolerance = 1e-13;
   int max_sweeps = 20000;
-  double continuation = 1.0;  // each turn is discounted by this factor
-  bool accelerate = false;    // extrapolate (solve passes; see kExtrapolationDepth)
+  double continuation = 1.0;     // each turn is discounted by this factor
+  bool accelerate = false;       // extrapolate (solve passes; see kExtrapolationDepth)
+  float* last_change = nullptr;  // when given, receives |change| of every state's last update
 };
 
 // A sweep "raises nothing" (or "lowers nothing") when no value moved that way by more than
@@ -1080,9 +1087,9 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
       }
       // Solve sweeps never lower a value, except while an extrapolation is being smoothed.
       const bool monotone = po.kind == PassKind::kSolve && smoothing_left < 0;
-      const SweepResult r = sweep(geo, ev, eval, eval_t.data(), rre ? rre->next_change() : nullptr,
-                                  layer, po.continuation, monotone, false,
-                                  smoothing_left > 0 ? backup.values.data() : nullptr);
+      const SweepResult r = sweep(
+          geo, ev, eval, eval_t.data(), rre ? rre->next_change() : nullptr, layer, po.continuation,
+          monotone, false, smoothing_left > 0 ? backup.values.data() : nullptr, po.last_change);
       ++report.sweeps;
       if (rre) rre->recorded();
       report.max_change.push_back(r.max_change);
@@ -1316,8 +1323,12 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   arena.execute([&] {
     // 1. Solve: value iteration from zero, layer by layer, both sides optimal, with
     //    extrapolation along the slowest mode.  The result is an estimate; 2 and 3 bound it.
-    const PassOptions solve{"solve",      PassKind::kSolve,  options.tolerance, options.max_sweeps,
-                            continuation, options.accelerate};
+    // The last change of every state: where the solve is still moving, the upper pass starts
+    // higher (see 3).
+    std::vector<float> last_change(geo.index.size(), 0.0f);
+    PassOptions solve{"solve",      PassKind::kSolve,  options.tolerance, options.max_sweeps,
+                      continuation, options.accelerate};
+    solve.last_change = last_change.data();
     run_pass<Mode::kOptimal>(geo, x.data(), x.data(), 1.0, 0.0, layers, solve, options, summary);
     {
       TurnEvaluator<Mode::kOptimal> ev(geo, x.data(), x.data(), 1.0, 0.0);
@@ -1350,20 +1361,21 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     //    of Goliath's policy against David's best response, from above.
     {
       std::vector<double> y(geo.index.size(), 1.0);
-      double margin = options.upper_margin;
+      double margin = options.upper_margin, slack = options.upper_slack;
       const PassOptions upper{"upper", PassKind::kUpper, options.tolerance, options.max_sweeps, 1.0,
                               false};
       bool certified = false;
       for (int attempt = 0; attempt < 5 && !certified; ++attempt) {
-        certified =
-            run_pass<Mode::kGoliathFixed>(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers,
-                                          upper, options, summary, [&](int layer) {
-                                            const std::size_t begin = geo.index.at(layer, 0, 0);
-                                            const std::size_t end = geo.index.at(layer + 1, 0, 0);
-                                            for (std::size_t i = begin; i < end; ++i)
-                                              y[i] = std::min(1.0, x[i] + margin);
-                                          });
+        certified = run_pass<Mode::kGoliathFixed>(
+            geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers, upper, options, summary,
+            [&](int layer) {
+              const std::size_t begin = geo.index.at(layer, 0, 0);
+              const std::size_t end = geo.index.at(layer + 1, 0, 0);
+              for (std::size_t i = begin; i < end; ++i)
+                y[i] = std::min(1.0, x[i] + margin + slack * last_change[i]);
+            });
         margin *= 10;
+        slack *= 10;
         if (!certified && options.log)
           options.log("upper pass not certified; retrying with a larger margin");
       }

@@ -42,6 +42,10 @@ struct SolverOptions {
   // the lower pass certifies them as they are; the bracket is then about the upper margin.
   double lower_margin = 0;
   double upper_margin = 1e-8;
+  // The upper pass starts higher where the solve was still moving: by upper_slack times the
+  // state's last change more (about the distance left when the iteration shrinks it by 0.999 a
+  // sweep).  Retries scale it with the margin.
+  double upper_slack = 1e3;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
