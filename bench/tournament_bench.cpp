@@ -126,15 +126,16 @@ struct HarnessRun {
   double cpu_seconds = 0;
 };
 
-// One whole tournament through the harness, into a fresh per-process directory.
+fs::path tournament_dir() {
+  return fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
+}
+
+// One whole tournament through the harness, into tournament_dir() (which must not exist).
 HarnessRun play_tournament(const DuelGame& game, const TournamentConfig& config, int threads) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
   TournamentOptions options;
-  options.out_dir = dir.string();
+  options.out_dir = tournament_dir().string();
   options.threads = threads;
   std::ostringstream log;
   const TournamentReport report =
@@ -144,7 +145,6 @@ HarnessRun play_tournament(const DuelGame& game, const TournamentConfig& config,
   run.cpu_seconds = process_cpu_seconds() - cpu_start;
   run.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  fs::remove_all(dir);
   return run;
 }
 
@@ -153,10 +153,14 @@ void run_harness(benchmark::State& st, const TournamentConfig& config, int threa
   std::int64_t games = 0;
   double cpu = 0;
   for (auto _ : st) {
+    st.PauseTiming();
+    fs::remove_all(tournament_dir());
+    st.ResumeTiming();
     const HarnessRun run = play_tournament(game, config, threads);
     games += run.games;
     cpu += run.cpu_seconds;
   }
+  fs::remove_all(tournament_dir());
   st.counters["games_per_cpu_s"] = static_cast<double>(games) / cpu;
   st.counters["games_per_s"] =
       benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
@@ -271,6 +275,7 @@ void BM_TournamentScaling(benchmark::State& st) {
   };
   for (auto _ : st) {
     for (const int threads : {1, 2}) {
+      fs::remove_all(tournament_dir());
       const HarnessRun run = play_tournament(game, config, threads);
       HarnessRun& total = threads == 1 ? one : two;
       total.games += run.games;
@@ -281,6 +286,7 @@ void BM_TournamentScaling(benchmark::State& st) {
     add(arithmetic_one, register_arithmetic(1, kMixSteps));
     add(arithmetic_two, register_arithmetic(2, kMixSteps));
   }
+  fs::remove_all(tournament_dir());
   const auto per_wall = [](const HarnessRun& r) { return r.games / r.wall_seconds; };
   const auto per_cpu = [](const HarnessRun& r) { return r.games / r.cpu_seconds; };
   // The controls do twice the work on 2 threads.
