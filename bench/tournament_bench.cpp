@@ -11,11 +11,15 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "engine/duel/duel.h"
 #include "experiments/tournament.h"
+#include "search/common.h"
 
 namespace sling {
 namespace {
@@ -116,27 +120,47 @@ TournamentConfig random_config(const DuelGame& game, int pairs) {
   return config;
 }
 
+struct HarnessRun {
+  std::int64_t games = 0;
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+};
+
+fs::path tournament_dir() {
+  return fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
+}
+
+// One whole tournament through the harness, into tournament_dir() (which must not exist).
+HarnessRun play_tournament(const DuelGame& game, const TournamentConfig& config, int threads) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
+  TournamentOptions options;
+  options.out_dir = tournament_dir().string();
+  options.threads = threads;
+  std::ostringstream log;
+  const TournamentReport report =
+      run_tournament<DuelGame>(game, config, options, log, make_bench_agent);
+  HarnessRun run;
+  run.games = report.games;
+  run.cpu_seconds = process_cpu_seconds() - cpu_start;
+  run.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return run;
+}
+
 void run_harness(benchmark::State& st, const TournamentConfig& config, int threads) {
   const DuelGame game;
-  const fs::path dir =
-      fs::temp_directory_path() / ("sling_tournament_bench_" + std::to_string(::getpid()));
   std::int64_t games = 0;
   double cpu = 0;
   for (auto _ : st) {
     st.PauseTiming();
-    fs::remove_all(dir);
+    fs::remove_all(tournament_dir());
     st.ResumeTiming();
-    const double cpu_start = process_cpu_seconds();
-    TournamentOptions options;
-    options.out_dir = dir.string();
-    options.threads = threads;
-    std::ostringstream log;
-    const TournamentReport report =
-        run_tournament<DuelGame>(game, config, options, log, make_bench_agent);
-    games += report.games;
-    cpu += process_cpu_seconds() - cpu_start;
+    const HarnessRun run = play_tournament(game, config, threads);
+    games += run.games;
+    cpu += run.cpu_seconds;
   }
-  fs::remove_all(dir);
+  fs::remove_all(tournament_dir());
   st.counters["games_per_cpu_s"] = static_cast<double>(games) / cpu;
   st.counters["games_per_s"] =
       benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
@@ -173,6 +197,113 @@ BENCHMARK(BM_TournamentSearchGames)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(2);
+
+// ---------------------------------------------------------------------------------------------
+// Scaling.  A tournament's games share nothing but the read-only game, so 2 threads can lose
+// against 1 only in two ways: the threads do not both run all the time (load balance at the end,
+// the harness's serial parts, other processes), or each game costs more CPU time while both run.
+// The second is told apart from its possible causes by two controls run the same way, 1 thread
+// and then 2 threads each doing the same work:
+//   - duel random rollouts alone (the code where an MCTS duel game spends ~95% of its time), with
+//     no tree, no agents and no harness;
+//   - a register-only arithmetic loop that touches no memory at all.
+// If the games and both controls lose the same share of CPU efficiency on 2 threads, the processor
+// itself runs a thread slower while the other vCPU is busy (virtual CPUs sharing a physical core,
+// or a lower clock), and no change to the program can win it back.
+
+struct ThreadedRun {
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+};
+
+// Runs work(thread_index) on `threads` threads (the calling one among them).
+template <class Work>
+ThreadedRun run_on_threads(int threads, const Work& work) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) helpers.emplace_back([&work, t] { work(t); });
+  work(0);
+  for (std::thread& helper : helpers) helper.join();
+  ThreadedRun run;
+  run.cpu_seconds = process_cpu_seconds() - cpu_start;
+  run.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return run;
+}
+
+// Random duel rollouts from the opening, `count` per thread; each thread has its own stream.
+ThreadedRun duel_rollouts(const DuelGame& game, int threads, int count) {
+  return run_on_threads(threads, [&](int thread) {
+    Rng rng(11, static_cast<std::uint64_t>(thread));
+    double total = 0;
+    for (int i = 0; i < count; ++i) {
+      total += search::rollout(game, game.initial_state(), search::RolloutPolicy::kRandom, 0, rng);
+    }
+    benchmark::DoNotOptimize(total);
+  });
+}
+
+// A dependent chain of 64-bit mixes held in registers, `steps` per thread.
+ThreadedRun register_arithmetic(int threads, std::int64_t steps) {
+  return run_on_threads(threads, [&](int thread) {
+    std::uint64_t x = static_cast<std::uint64_t>(thread) + 1;
+    for (std::int64_t i = 0; i < steps; ++i) x = mix64(x + static_cast<std::uint64_t>(i));
+    benchmark::DoNotOptimize(x);
+  });
+}
+
+// Each iteration plays the MCTS tournament of BM_TournamentSearchGames on 1 thread and then on 2,
+// and runs both controls on 1 thread and then on 2 (back to back, so that all six measurements see
+// the same machine).  Counters ("_2t": 2 threads over 1):
+//   games_per_s_1t, games_per_s_2t, speedup_2t: wall clock, meaningful only on two idle cores;
+//   games_per_cpu_s_1t, games_per_cpu_s_2t, cpu_efficiency_2t: CPU time, which another process
+//     on the machine hardly changes;
+//   busy_cores_2t: CPU seconds per wall second of the 2-thread tournament (2 at best), so that
+//     speedup_2t is about busy_cores_2t * cpu_efficiency_2t;
+//   rollout_cpu_efficiency_2t, arithmetic_cpu_efficiency_2t: the controls' work per CPU second.
+void BM_TournamentScaling(benchmark::State& st) {
+  const DuelGame game;
+  const TournamentConfig config = search_config(game, 2, 12);
+  constexpr int kRollouts = 10000;
+  constexpr std::int64_t kMixSteps = 250'000'000;
+  HarnessRun one, two;
+  ThreadedRun rollouts_one, rollouts_two, arithmetic_one, arithmetic_two;
+  auto add = [](auto& total, const auto& run) {
+    total.wall_seconds += run.wall_seconds;
+    total.cpu_seconds += run.cpu_seconds;
+  };
+  for (auto _ : st) {
+    for (const int threads : {1, 2}) {
+      fs::remove_all(tournament_dir());
+      const HarnessRun run = play_tournament(game, config, threads);
+      HarnessRun& total = threads == 1 ? one : two;
+      total.games += run.games;
+      add(total, run);
+    }
+    add(rollouts_one, duel_rollouts(game, 1, kRollouts));
+    add(rollouts_two, duel_rollouts(game, 2, kRollouts));
+    add(arithmetic_one, register_arithmetic(1, kMixSteps));
+    add(arithmetic_two, register_arithmetic(2, kMixSteps));
+  }
+  fs::remove_all(tournament_dir());
+  const auto per_wall = [](const HarnessRun& r) { return r.games / r.wall_seconds; };
+  const auto per_cpu = [](const HarnessRun& r) { return r.games / r.cpu_seconds; };
+  // The controls do twice the work on 2 threads.
+  const auto efficiency = [](const ThreadedRun& single, const ThreadedRun& both) {
+    return (2 / both.cpu_seconds) / (1 / single.cpu_seconds);
+  };
+  st.counters["games_per_s_1t"] = per_wall(one);
+  st.counters["games_per_s_2t"] = per_wall(two);
+  st.counters["speedup_2t"] = per_wall(two) / per_wall(one);
+  st.counters["games_per_cpu_s_1t"] = per_cpu(one);
+  st.counters["games_per_cpu_s_2t"] = per_cpu(two);
+  st.counters["cpu_efficiency_2t"] = per_cpu(two) / per_cpu(one);
+  st.counters["busy_cores_2t"] = two.cpu_seconds / two.wall_seconds;
+  st.counters["rollout_cpu_efficiency_2t"] = efficiency(rollouts_one, rollouts_two);
+  st.counters["arithmetic_cpu_efficiency_2t"] = efficiency(arithmetic_one, arithmetic_two);
+}
+BENCHMARK(BM_TournamentScaling)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
 void BM_TournamentSearchGamesPlainLoop(benchmark::State& st) {
   run_plain(st, search_config(DuelGame{}, 2, 12));
