@@ -361,7 +361,6 @@ class TurnEvaluator {
     const int slot = leaf_goliath ? DuelIndex::goliath_slot(f & kStone, f & kDazed, f & kBehead)
                                   : DuelIndex::david_slot(f & kStone, f & kDazed);
     const std::size_t base = geo_.index.at(layer, slot, 0);
-    const auto& offsets = geo_.offsets[kMover];
     const auto& within = geo_.within[kMover];
     // Only the moves of the side whose turn it is, in the layer being swept, are recorded: the
     // mover's state is then (slot, pair) of that layer.
@@ -403,10 +402,9 @@ class TurnEvaluator {
         return T{guide_source[k], source[k]};
       }
     };
-    auto leaf = [&](int i) {
-      return leaf_xy(x0 + offsets[static_cast<std::size_t>(i)].dx,
-                     y0 + offsets[static_cast<std::size_t>(i)].dy);
-    };
+    const int* odx = geo_.offset_dx[kMover].data();
+    const int* ody = geo_.offset_dy[kMover].data();
+    auto leaf = [&](int i) { return leaf_xy(x0 + odx[i], y0 + ody[i]); };
     if (mode == Destinations::kReplay) {
       for (int a = 0; a <= max_allowance; ++a) best[a] = leaf(record[a]);
       return;
@@ -414,8 +412,6 @@ class TurnEvaluator {
     // Staying put (offset 0) is always legal, so the running best starts there.  The loop is
     // the solver's hot spot: destinations outside the lattice are skipped with one unsigned
     // compare per axis, and only steps longer than the clearance pay for the path test.
-    const int* odx = geo_.offset_dx[kMover].data();
-    const int* ody = geo_.offset_dy[kMover].data();
     const std::int64_t* len2 = length2.data();
     const int* cxm = geo_.cx[kMover].data();
     const int* cym = geo_.cy[kMover].data();
