@@ -197,11 +197,11 @@ int faces_at_least(int value) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Value types.  The plain solve carries one value per node.  The certification passes carry a
-// pair: `g`, the value under the guide (the solved values, both sides optimal), which fixes the
-// choices of the side whose policy is being evaluated, and `e`, the value being iterated.
+// Value types.  The solve and the bounds carry one value per node.  The termination pass carries a
+// pair: `g`, the value under the guide (the solved values, both sides optimal), which fixes both
+// sides' choices, and `e`, the value being iterated (Goliath's win probability).
 
-enum class Mode { kOptimal, kGoliathFixed, kBothFixed };
+enum class Mode { kOptimal, kBothFixed };
 
 struct Pair {
   double g, e;
@@ -217,13 +217,7 @@ template <Mode M>
 struct Ops {
   using T = Pair;
   // David's choice between options a and b (a listed first: it wins ties).
-  static T david(T a, T b) {
-    if constexpr (M == Mode::kGoliathFixed) {
-      return {std::max(a.g, b.g), std::max(a.e, b.e)};
-    } else {
-      return b.g > a.g ? b : a;
-    }
-  }
+  static T david(T a, T b) { return b.g > a.g ? b : a; }
   static T goliath(T a, T b) { return b.g < a.g ? b : a; }
   static double e(T v) { return v.e; }
   // Does the choice between a (first) and b take b?  Used to record a fixed side's destinations.
@@ -328,11 +322,15 @@ class TurnEvaluator {
     return p_success * success + (1 - p_success) * failure;
   }
 
-  // best[a] for a = 0..max_allowance: the mover's best destination within a cm.  The disc of
-  // a + 1 contains the disc of a, so one pass over the offsets sorted by length gives every
-  // allowance (best(a + 1) = best of best(a) and the ring between).
-  template <Side kMover>
-  void disc(std::size_t pair, std::uint8_t f, Side actor, int max_allowance, T* best) const {
+  // best[k][a] for a = 0..max_allowance: the mover's best destination within a cm, for each of N
+  // streams of leaves at once.  The streams are states of one pair that differ only in flags
+  // (David's stone, Goliath's daze): they share every destination and its legality, so one pass
+  // over the offsets serves them all.  The disc of a + 1 contains the disc of a, so one pass over
+  // the offsets sorted by length gives every allowance (best(a + 1) = best of best(a) and the ring
+  // between).
+  template <Side kMover, std::size_t N>
+  void discs(std::size_t pair, const std::array<std::uint8_t, N>& flags, Side actor,
+             int max_allowance, T (&best)[N][13]) const {
     const int np_david = geo_.points[kDavid];
     const std::size_t david = pair % static_cast<std::size_t>(np_david);
     const std::size_t goliath = pair / static_cast<std::size_t>(np_david);
@@ -357,56 +355,60 @@ class TurnEvaluator {
     const auto& length2 = geo_.length2[kMover];
     // Leaf values: after David's own turn Goliath declares; after Goliath's turn David does.
     const bool leaf_goliath = actor == kDavid;
-    const int layer = layer_of(f);
-    const int slot = leaf_goliath ? DuelIndex::goliath_slot(f & kStone, f & kDazed, f & kBehead)
-                                  : DuelIndex::david_slot(f & kStone, f & kDazed);
-    const std::size_t base = geo_.index.at(layer, slot, 0);
-    const auto& within = geo_.within[kMover];
+    const int layer = layer_of(flags[0]);
     // Only the moves of the side whose turn it is, in the layer being swept, are recorded: the
     // mover's state is then (slot, pair) of that layer.
     const Destinations mode = (records_ != nullptr && layer == records_layer_ && actor == kMover)
                                   ? destinations_[kMover]
                                   : Destinations::kFull;
-    std::uint16_t* record =
-        mode == Destinations::kFull
-            ? nullptr
-            : records_ + (static_cast<std::size_t>(
-                              actor == kDavid ? DuelIndex::david_slot(f & kStone, f & kDazed)
-                                              : DuelIndex::goliath_slot(f & kStone, false, false)) *
-                              geo_.index.pairs() +
-                          pair) *
-                             13;
     // Leaf (x, y) of the mover's lattice: for David, a run of the pair array (David's point
     // varies fastest); for Goliath, a run of the transposed copy when the leaves are David's
     // states of the layer being swept, else a strided read.
     const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
     const double* source = transposed ? eval_t_ : eval_;
     const double* guide_source = transposed ? guide_t_ : guide_;
-    std::size_t offset, stride;
-    if (kMover == kDavid) {
-      offset = base + goliath * static_cast<std::size_t>(np_david);
-      stride = 1;
-    } else if (transposed) {
-      offset = static_cast<std::size_t>(slot) * geo_.index.pairs() +
-               david * static_cast<std::size_t>(geo_.points[kGoliath]);
-      stride = 1;
-    } else {
-      offset = base + david;
-      stride = static_cast<std::size_t>(np_david);
-    }
-    auto leaf_xy = [&](int x, int y) -> T {
-      const std::size_t k = offset + static_cast<std::size_t>(y * cols + x) * stride;
-      if constexpr (M == Mode::kOptimal) {
-        return source[k];
+    const std::size_t stride =
+        kMover == kGoliath && !transposed ? static_cast<std::size_t>(np_david) : 1;
+    std::array<std::size_t, N> offset;
+    std::array<std::uint16_t*, N> record{};
+    for (std::size_t k = 0; k < N; ++k) {
+      const std::uint8_t f = flags[k];
+      const int slot = leaf_goliath ? DuelIndex::goliath_slot(f & kStone, f & kDazed, f & kBehead)
+                                    : DuelIndex::david_slot(f & kStone, f & kDazed);
+      const std::size_t base = geo_.index.at(layer, slot, 0);
+      if (kMover == kDavid) {
+        offset[k] = base + goliath * static_cast<std::size_t>(np_david);
+      } else if (transposed) {
+        offset[k] = static_cast<std::size_t>(slot) * geo_.index.pairs() +
+                    david * static_cast<std::size_t>(geo_.points[kGoliath]);
       } else {
-        return T{guide_source[k], source[k]};
+        offset[k] = base + david;
+      }
+      if (mode != Destinations::kFull) {
+        const int mover_slot = actor == kDavid
+                                   ? DuelIndex::david_slot(f & kStone, f & kDazed)
+                                   : DuelIndex::goliath_slot(f & kStone, false, false);
+        record[k] =
+            records_ + (static_cast<std::size_t>(mover_slot) * geo_.index.pairs() + pair) * 13;
+      }
+    }
+    auto leaf_at = [&](std::size_t k, int x, int y) -> T {
+      const std::size_t i = offset[k] + static_cast<std::size_t>(y * cols + x) * stride;
+      if constexpr (M == Mode::kOptimal) {
+        return source[i];
+      } else {
+        return T{guide_source[i], source[i]};
       }
     };
     const int* odx = geo_.offset_dx[kMover].data();
     const int* ody = geo_.offset_dy[kMover].data();
-    auto leaf = [&](int i) { return leaf_xy(x0 + odx[i], y0 + ody[i]); };
     if (mode == Destinations::kReplay) {
-      for (int a = 0; a <= max_allowance; ++a) best[a] = leaf(record[a]);
+      for (std::size_t k = 0; k < N; ++k) {
+        for (int a = 0; a <= max_allowance; ++a) {
+          const int i = record[k][a];
+          best[k][a] = leaf_at(k, x0 + odx[i], y0 + ody[i]);
+        }
+      }
       return;
     }
     // Staying put (offset 0) is always legal, so the running best starts there.  The loop is
@@ -415,9 +417,11 @@ class TurnEvaluator {
     const std::int64_t* len2 = length2.data();
     const int* cxm = geo_.cx[kMover].data();
     const int* cym = geo_.cy[kMover].data();
+    const auto& within = geo_.within[kMover];
     const auto ucols = static_cast<unsigned>(cols), urows = static_cast<unsigned>(rows);
-    T run = leaf(0);
-    int chosen = 0;
+    std::array<T, N> run;
+    std::array<int, N> chosen{};
+    for (std::size_t k = 0; k < N; ++k) run[k] = leaf_at(k, x0, y0);
     int i = 1;
     auto scan = [&]<bool kRecord>(int end) {
       for (; i < end; ++i) {
@@ -425,31 +429,63 @@ class TurnEvaluator {
         const int y = y0 + ody[i];
         if (static_cast<unsigned>(x) >= ucols || static_cast<unsigned>(y) >= urows) continue;
         if (len2[i] > clear2 && !geo_.path_clear(px, py, cxm[x], cym[y], ox, oy)) continue;
-        const T v = leaf_xy(x, y);
-        if constexpr (kRecord) {
-          if (O::takes_second(run, v, kMover == kDavid)) chosen = i;
+        for (std::size_t k = 0; k < N; ++k) {
+          const T v = leaf_at(k, x, y);
+          if constexpr (kRecord) {
+            if (O::takes_second(run[k], v, kMover == kDavid)) chosen[k] = i;
+          }
+          run[k] = kMover == kDavid ? O::david(run[k], v) : O::goliath(run[k], v);
         }
-        run = kMover == kDavid ? O::david(run, v) : O::goliath(run, v);
       }
     };
     for (int a = 0; a <= max_allowance; ++a) {
       const int end = within[static_cast<std::size_t>(std::min(a, 12))];
-      if (record != nullptr) {
+      if (mode == Destinations::kRecord) {
         scan.template operator()<true>(end);
-        record[a] = static_cast<std::uint16_t>(chosen);
+        for (std::size_t k = 0; k < N; ++k) record[k][a] = static_cast<std::uint16_t>(chosen[k]);
       } else {
         scan.template operator()<false>(end);
       }
-      best[a] = run;
+      for (std::size_t k = 0; k < N; ++k) best[k][a] = run[k];
     }
+  }
+  template <Side kMover>
+  void disc(std::size_t pair, std::uint8_t f, Side actor, int max_allowance, T* best) const {
+    T one[1][13];
+    discs<kMover, 1>(pair, {f}, actor, max_allowance, one);
+    std::copy(one[0], one[0] + max_allowance + 1, best);
+  }
+
+  // The movement discs of every declare state of a pair that can move, for state_value: David's
+  // four slots (best[slot]) and Goliath's two fit ones (slots 4 and 7: best[0] and best[1]).
+  void david_move_discs(std::size_t pair, int layer, T (&best)[4][13]) const {
+    const std::uint8_t lf = layer_flags(layer);
+    discs<kDavid, 4>(pair,
+                     {static_cast<std::uint8_t>(lf | slot_flags(0)),
+                      static_cast<std::uint8_t>(lf | slot_flags(1)),
+                      static_cast<std::uint8_t>(lf | slot_flags(2)),
+                      static_cast<std::uint8_t>(lf | slot_flags(3))},
+                     kDavid, r_.david_move - 1, best);
+  }
+  void goliath_move_discs(std::size_t pair, int layer, T (&best)[2][13]) const {
+    const std::uint8_t lf = layer_flags(layer);
+    const int base_move = (lf & kShield) ? r_.goliath_move_shield : r_.goliath_move_two_handed;
+    discs<kGoliath, 2>(pair,
+                       {static_cast<std::uint8_t>(lf | slot_flags(4)),
+                        static_cast<std::uint8_t>(lf | slot_flags(7))},
+                       kGoliath, std::max(0, base_move - 1), best);
   }
 
   // David's movement roll (Move, or the movement after a successful flee or a tied melee) and
   // destination, then the turn of `actor` ends.  f carries God when it is available.
-  T david_move(std::size_t pair, std::uint8_t f, Side actor) const {
-    T best[13];
-    const int top = r_.david_move - 1;
-    disc<kDavid>(pair, f, actor, top, best);
+  // `move_best`, when given, is disc<kDavid>'s result for (pair, f, actor), already computed.
+  T david_move(std::size_t pair, std::uint8_t f, Side actor, const T* move_best = nullptr) const {
+    T computed[13];
+    const T* best = move_best;
+    if (best == nullptr) {
+      disc<kDavid>(pair, f, actor, r_.david_move - 1, computed);
+      best = computed;
+    }
     const T stay = leaf_after(actor, pair, f);
     if (!(f & kGod)) {
       T sum = (1.0 / 6) * stay;
@@ -462,17 +498,26 @@ class TurnEvaluator {
       sum = sum + (1.0 / 6) * O::david(best[r_.david_move - die], reroll);
     return sum;
   }
-  T no_god_david_move(std::size_t pair, std::uint8_t f, Side actor) const {
+  // The value of re-rolling David's movement: the same roll without God.  `move_best` is the disc
+  // of (pair, f, actor) when known; it serves only when f has no God (then nothing changes).
+  T no_god_david_move(std::size_t pair, std::uint8_t f, Side actor,
+                      const T* move_best = nullptr) const {
     if (cache_ != nullptr && actor == kDavid && layer_of(f) == cache_layer_) {
       return cache_[geo_.index.at(0, DuelIndex::david_slot(f & kStone, f & kDazed), pair)];
     }
-    return david_move(pair, static_cast<std::uint8_t>(f & ~kGod), actor);
+    return david_move(pair, static_cast<std::uint8_t>(f & ~kGod), actor,
+                      (f & kGod) ? nullptr : move_best);
   }
 
-  T goliath_move(std::size_t pair, std::uint8_t f) const {
-    T best[13];
+  // `move_best`, when given, is disc<kGoliath>'s result for (pair, f), already computed.
+  T goliath_move(std::size_t pair, std::uint8_t f, const T* move_best = nullptr) const {
+    T computed[13];
+    const T* best = move_best;
     const int base_move = (f & kShield) ? r_.goliath_move_shield : r_.goliath_move_two_handed;
-    disc<kGoliath>(pair, f, kGoliath, std::max(0, base_move - 1), best);
+    if (best == nullptr) {
+      disc<kGoliath>(pair, f, kGoliath, std::max(0, base_move - 1), computed);
+      best = computed;
+    }
     if (!(f & kGod)) {
       T sum = (1.0 / 6) * best[std::max(0, base_move - 1)];
       for (int die = 2; die <= 6; ++die) sum = sum + (1.0 / 6) * best[std::max(0, base_move - die)];
@@ -520,16 +565,17 @@ class TurnEvaluator {
     return god_die(p, vg(pair, f | kStone), vg(pair, f), plain);
   }
 
-  T flee(std::size_t pair, std::uint8_t f) const {
+  T flee(std::size_t pair, std::uint8_t f, const T* move_best = nullptr) const {
     const double p = faces_at_least(r_.flee_min) / 6.0;
     const std::uint8_t n = static_cast<std::uint8_t>(f & ~kGod);
-    const T plain = plain_die(p, no_god_david_move(pair, f, kDavid), vg(pair, n));
+    const T plain = plain_die(p, no_god_david_move(pair, f, kDavid, move_best), vg(pair, n));
     if (!(f & kGod)) return plain;
-    return god_die(p, david_move(pair, f, kDavid), vg(pair, f), plain);
+    return god_die(p, david_move(pair, f, kDavid, move_best), vg(pair, f), plain);
   }
 
   // The melee declared by `actor`: each die may be re-rolled by God (either die).
-  T melee(std::size_t pair, std::uint8_t f, Side actor) const {
+  // `move_best`: as for flee, when David declared the melee.
+  T melee(std::size_t pair, std::uint8_t f, Side actor, const T* move_best = nullptr) const {
     const auto& sign = (f & kShield) ? geo_.melee_sign_shield : geo_.melee_sign_two_handed;
     auto outcomes = [&](std::uint8_t flags, T tie_flee) {
       std::array<T, 3> o;  // David loses, tie, David wins
@@ -540,7 +586,7 @@ class TurnEvaluator {
     };
     const std::uint8_t n = static_cast<std::uint8_t>(f & ~kGod);
     const T flee_n =
-        actor == kDavid ? no_god_david_move(pair, f, kDavid) : david_move(pair, n, actor);
+        actor == kDavid ? no_god_david_move(pair, f, kDavid, move_best) : david_move(pair, n, actor);
     const auto plain = outcomes(n, flee_n);
     if (!(f & kGod)) {
       T sum{};
@@ -550,7 +596,8 @@ class TurnEvaluator {
       }
       return sum;
     }
-    const auto with_god = outcomes(f, david_move(pair, f, actor));
+    const auto with_god =
+        outcomes(f, david_move(pair, f, actor, actor == kDavid ? move_best : nullptr));
     std::array<T, 7> reroll_david{}, reroll_goliath{};  // indexed by the die kept
     for (int k = 1; k <= 6; ++k) {
       T by_goliath_die{}, by_david_die{};
@@ -574,8 +621,9 @@ class TurnEvaluator {
     return sum;
   }
 
-  // David declares: the best of his legal actions (in DuelGame's order).
-  T david_turn(std::size_t pair, std::uint8_t f) const {
+  // David declares: the best of his legal actions (in DuelGame's order).  `move_best`, when given,
+  // is his movement disc from this state (see david_move_discs).
+  T david_turn(std::size_t pair, std::uint8_t f, const T* move_best = nullptr) const {
     const bool contact = geo_.contact[pair] != 0;
     T best{};
     bool have = false;
@@ -583,16 +631,17 @@ class TurnEvaluator {
       best = have ? O::david(best, v) : v;
       have = true;
     };
-    if (!contact) consider(david_move(pair, f, kDavid));
+    if (!contact) consider(david_move(pair, f, kDavid, move_best));
     if ((f & kStone) && geo_.cap_david[pair] >= 1) consider(shoot(pair, f));
-    if (contact) consider(melee(pair, f, kDavid));
+    if (contact) consider(melee(pair, f, kDavid, move_best));
     if (!(f & kStone)) consider(search(pair, f));
     if (contact && (f & kDazed)) consider(vg(pair, f | kBehead));
-    if (contact) consider(flee(pair, f));
+    if (contact) consider(flee(pair, f, move_best));
     return best;
   }
 
-  T goliath_turn(std::size_t pair, std::uint8_t f) const {
+  // Goliath declares.  `move_best`, when given, is his movement disc from this state.
+  T goliath_turn(std::size_t pair, std::uint8_t f, const T* move_best = nullptr) const {
     if (f & kDazed) {
       const double p = faces_at_least(r_.recover_min) / 6.0;
       const std::uint8_t up = static_cast<std::uint8_t>(f & ~kDazed);
@@ -603,7 +652,7 @@ class TurnEvaluator {
       return god_die(p, leaf_david(pair, up), leaf_david(pair, f), plain);
     }
     const bool contact = geo_.contact[pair] != 0;
-    T best = goliath_move(pair, f);
+    T best = goliath_move(pair, f, move_best);
     if ((f & kJavelin) && geo_.cap_goliath[pair] >= 1) {
       const double p = faces_at_most(geo_.cap_goliath[pair]) / 6.0;
       const std::uint8_t thrown = static_cast<std::uint8_t>(f & ~kJavelin);
@@ -616,9 +665,9 @@ class TurnEvaluator {
     return best;
   }
 
-  T state_value(int layer, int slot, std::size_t pair) const {
+  T state_value(int layer, int slot, std::size_t pair, const T* move_best = nullptr) const {
     const std::uint8_t f = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
-    return slot < 4 ? david_turn(pair, f) : goliath_turn(pair, f);
+    return slot < 4 ? david_turn(pair, f, move_best) : goliath_turn(pair, f, move_best);
   }
 
   // The initiative: both dice, ties rolled again, David may re-roll either die (God).  Solved as
@@ -696,12 +745,15 @@ struct SweepResult {
   }
 };
 
-// The slots of a layer in the order a sweep updates them: no slot of a group reads another slot
-// of the same group, so each group is updated in parallel in place and the sweep is Gauss-Seidel
-// (deterministic whatever the thread count).  A stone can daze Goliath inside David's turn, and
-// then David declares again: dazed David slots go first.
-constexpr std::array<std::array<int, 6>, 4> kGroups = {
-    {{1, -1, -1, -1, -1, -1}, {3, -1, -1, -1, -1, -1}, {0, 2, -1, -1, -1, -1}, {4, 5, 6, 7, 8, 9}}};
+// The slots of a layer in the order a sweep updates them, in two groups: David's, then Goliath's.
+// A slot reads the other side's slots of any pair, and its own side's slots only at the same
+// pair: a stone can daze Goliath inside David's turn, and then David declares again where he
+// stands (so the dazed David slots come first), and a dazed Goliath's lost turn is resolved at
+// once.  Each group is updated pair by pair, in parallel and in place, and the sweep is
+// Gauss-Seidel (Goliath's slots read David's values of the same sweep) and deterministic whatever
+// the thread count.
+constexpr std::array<int, 4> kDavidSlots = {1, 3, 0, 2};
+constexpr std::array<int, 6> kGoliathSlots = {4, 5, 6, 7, 8, 9};
 
 // Writes value v of (layer, slot, canonical pair p) to the state and to its mirror image, and to
 // the transposed copy of David's slots.
@@ -715,31 +767,36 @@ inline void store(const Geometry& geo, double* values, double* transposed, int l
   }
 }
 
+// Which way a sweep may move the values.  From a sub-solution (x <= T x) a true update never lowers
+// a value, and from a pre-fixed point (T y <= y) it never raises one: the clamp only absorbs
+// rounding, and it keeps the property exact in floating point.
+enum class Clamp { kNone, kNoLower, kNoRaise };
+
 // One Gauss-Seidel sweep of a layer.  `change`, when given, receives new - old of every computed
-// David state (indexed slot * pairs + pair) for the extrapolation.  A monotone sweep never lowers a
-// value: from a sub-solution (x <= T x) the true update never does either, so this only absorbs
-// rounding, and it keeps x <= T x exact in floating point.
+// David state (indexed slot * pairs + pair) for the extrapolation.
 template <Mode M>
 SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* values,
-                  double* transposed, double* change, int layer, double continuation, bool monotone,
+                  double* transposed, double* change, int layer, double continuation, Clamp clamp,
                   bool goliath_only = false, const double* floor = nullptr,
                   float* last_change = nullptr) {
+  using T = typename Ops<M>::T;
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   const std::size_t npairs = geo.index.pairs();
-  for (const auto& group : kGroups) {
-    if (goliath_only && group[0] < 4) continue;
+  for (const bool david : {true, false}) {
+    if (goliath_only && david) continue;
     SweepResult part = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, pairs.size(), 256), SweepResult{},
         [&](const tbb::blocked_range<std::size_t>& range, SweepResult acc) {
+          T move_best[4][13], goliath_move_best[2][13];
           for (std::size_t k = range.begin(); k != range.end(); ++k) {
             const std::size_t p = pairs[k];
             const std::size_t mirror = geo.index.mirror(p);
-            for (int slot : group) {
-              if (slot < 0) break;
+            auto update = [&](int slot, const T* best) {
               const double old = values[geo.index.at(layer, slot, p)];
-              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p));
-              if (monotone) v = std::max(v, old);
+              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, best));
+              if (clamp == Clamp::kNoLower) v = std::max(v, old);
+              if (clamp == Clamp::kNoRaise) v = std::min(v, old);
               if (floor != nullptr) v = std::max(v, floor[geo.index.at(0, slot, p)]);
               acc.max_change = std::max(acc.max_change, std::abs(v - old));
               acc.max_increase = std::max(acc.max_increase, v - old);
@@ -752,6 +809,18 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
                 last_change[geo.index.at(layer, slot, mirror)] = d;
               }
               store(geo, values, transposed, layer, slot, p, mirror, v);
+            };
+            // A side's discs read only the other side's slots, which its group does not change.
+            if (david) {
+              ev.david_move_discs(p, layer, move_best);
+              for (int slot : kDavidSlots) update(slot, move_best[slot]);
+            } else {
+              ev.goliath_move_discs(p, layer, goliath_move_best);
+              for (int slot : kGoliathSlots) {
+                update(slot, slot == 4 ? goliath_move_best[0]
+                             : slot == 7 ? goliath_move_best[1]
+                                         : nullptr);
+              }
             }
           }
           return acc;
@@ -907,10 +976,18 @@ std::size_t mark_unsupported(const Geometry& geo, const TurnEvaluator<M>& ev, co
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
       [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
+        typename Ops<M>::T move_best[4][13], goliath_move_best[2][13];
         for (std::size_t k = range.begin(); k != range.end(); ++k) {
+          ev.david_move_discs(pairs[k], layer, move_best);
+          ev.goliath_move_discs(pairs[k], layer, goliath_move_best);
           for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
             const double x = values[geo.index.at(layer, slot, pairs[k])];
-            const bool fails = continuation * Ops<M>::e(ev.state_value(layer, slot, pairs[k])) < x;
+            const auto* best = slot < 4     ? move_best[slot]
+                               : slot == 4 ? goliath_move_best[0]
+                               : slot == 7 ? goliath_move_best[1]
+                                           : nullptr;
+            const auto tx = ev.state_value(layer, slot, pairs[k], best);
+            const bool fails = continuation * Ops<M>::e(tx) < x;
             marks[geo.index.at(0, slot, pairs[k])] = fails;
             count += fails;
           }
@@ -991,6 +1068,7 @@ struct PassOptions {
   double continuation = 1.0;     // each turn is discounted by this factor
   bool accelerate = false;       // extrapolate (solve passes; see kExtrapolationDepth)
   float* last_change = nullptr;  // when given, receives |change| of every state's last update
+  int tightening_sweeps = 0;     // upper passes: sweeps allowed after certifying, to tighten
 };
 
 // A sweep "raises nothing" (or "lowers nothing") when no value moved that way by more than
@@ -1061,6 +1139,7 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     std::vector<double> coefficients;
     double step_factor = kFirstStepFactor;
     int smoothing_left = -1;  // sweeps until an extrapolation is checked; -1: none pending
+    bool tightening = false;  // upper pass: certified, now lowering the bound
     PassReport report;
     report.layer = layer_name(layer);
     report.pass = po.name;
@@ -1079,13 +1158,16 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
         ev.set_destinations(records.data(), layer, full ? D::kRecord : D::kReplay, D::kFull);
       } else {
         const D fixed = s == 0 ? D::kRecord : D::kReplay;
-        ev.set_destinations(records.data(), layer, M == Mode::kBothFixed ? fixed : D::kFull, fixed);
+        ev.set_destinations(records.data(), layer, fixed, fixed);
       }
-      // Solve sweeps never lower a value, except while an extrapolation is being smoothed.
-      const bool monotone = po.kind == PassKind::kSolve && smoothing_left < 0;
+      // Solve sweeps never lower a value, except while an extrapolation is being smoothed; an
+      // upper pass, once certified, only tightens.
+      const Clamp clamp = po.kind == PassKind::kSolve && smoothing_left < 0 ? Clamp::kNoLower
+                          : tightening                                      ? Clamp::kNoRaise
+                                                                            : Clamp::kNone;
       const SweepResult r = sweep(
           geo, ev, eval, eval_t.data(), rre ? rre->next_change() : nullptr, layer, po.continuation,
-          monotone, false, smoothing_left > 0 ? backup.values.data() : nullptr, po.last_change);
+          clamp, false, smoothing_left > 0 ? backup.values.data() : nullptr, po.last_change);
       ++report.sweeps;
       if (rre) rre->recorded();
       report.max_change.push_back(r.max_change);
@@ -1101,9 +1183,19 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
         report.certified = true;
         break;
       }
+      if (tightening) {
+        ++report.tightening_sweeps;
+        if (r.max_decrease <= po.tolerance || report.tightening_sweeps >= po.tightening_sweeps)
+          break;
+        continue;
+      }
       if (po.kind == PassKind::kUpper && r.max_increase <= kRoundingAllowance) {
         report.certified = true;
-        break;
+        // From a pre-fixed point every further sweep lowers the values and leaves a pre-fixed
+        // point: the bound only tightens.
+        if (po.tightening_sweeps == 0 || r.max_decrease <= po.tolerance) break;
+        tightening = true;
+        continue;
       }
       if (po.kind != PassKind::kSolve && report.sweeps >= kCertificationSweeps) break;
       // Extrapolation (solve passes), see kExtrapolationDepth.  After the smoothing sweeps the
@@ -1146,8 +1238,8 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
           backup.save(geo, eval, eval_t.data(), layer);
           extrapolate(geo, eval, eval_t.data(), *rre, coefficients, layer, step_factor);
           // Goliath's values follow David's at once (the smoothing sweeps read them first).
-          sweep(geo, ev, eval, eval_t.data(), nullptr, layer, po.continuation, false, true,
-                backup.values.data());
+          sweep(geo, ev, eval, eval_t.data(), nullptr, layer, po.continuation, Clamp::kNone,
+                true, backup.values.data());
           smoothing_left = kSmoothingSweeps;
         }
         rre->restart();
@@ -1157,17 +1249,20 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
     summary.sweeps += report.sweeps + report.check_sweeps;
     all_certified = all_certified && report.certified;
     if (options.log) {
-      char line[256];
+      const std::string tightened =
+          ", then tightened by " + std::to_string(report.tightening_sweeps) + " sweeps";
+      char line[320];
       std::snprintf(line, sizeof(line),
                     "%-17s %-22s sweeps %5d +%3d checks  jumps %3d kept %3d undone %7llu put back  "
-                    "last change %.3g  %.1f s%s",
+                    "last change %.3g  %.1f s%s%s",
                     po.name.c_str(), report.layer.c_str(), report.sweeps, report.check_sweeps,
                     report.extrapolations, static_cast<int>(report.rejected),
                     static_cast<unsigned long long>(report.put_back),
                     report.max_change.empty() ? 0.0 : report.max_change.back(), report.seconds,
                     po.kind == PassKind::kSolve
                         ? ""
-                        : (report.certified ? "  certified" : "  NOT certified"));
+                        : (report.certified ? "  certified" : "  NOT certified"),
+                    report.tightening_sweeps > 0 ? tightened.c_str() : "");
       options.log(line);
     }
     summary.passes.push_back(std::move(report));
@@ -1350,35 +1445,55 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
       summary.lower_bound = god ? ev.initiative(true, 0.0) : summary.lower_bound_without_god;
     }
 
-    // 3. Upper bound: Goliath's policy (greedy on x) fixed, David best-responding.  Start just
-    //    above x and iterate; once a whole Gauss-Seidel sweep raises nothing, the vector it
-    //    leaves is a pre-fixed point (T y <= y: each value was computed from values at least as
-    //    large as the final ones), and a pre-fixed point bounds the least fixed point, the value
-    //    of Goliath's policy against David's best response, from above.
+    // 3. Upper bound: value iteration of T from above.  Start above x and sweep; once a whole
+    //    Gauss-Seidel sweep raises nothing, the vector it leaves is a pre-fixed point (T y <= y:
+    //    each value was computed from values at least as large as the final ones).  A pre-fixed
+    //    point bounds the least fixed point, the game's value, from above; and since T y <= y,
+    //    Goliath's policy greedy on y holds David's best response to at most y.  Further sweeps
+    //    only lower y and keep T y <= y, so the bound is then tightened.  The layers are
+    //    certified one by one (a layer reads only the layers before it); a layer whose start is
+    //    not high enough to certify within kCertificationSweeps is retried with a larger margin.
     {
       std::vector<double> y(geo.index.size(), 1.0);
-      double margin = options.upper_margin, slack = options.upper_slack;
-      const PassOptions upper{"upper", PassKind::kUpper, options.tolerance, options.max_sweeps, 1.0,
-                              false};
-      bool certified = false;
-      for (int attempt = 0; attempt < 5 && !certified; ++attempt) {
-        certified = run_pass<Mode::kGoliathFixed>(
-            geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0}, layers, upper, options, summary,
-            [&](int layer) {
-              const std::size_t begin = geo.index.at(layer, 0, 0);
-              const std::size_t end = geo.index.at(layer + 1, 0, 0);
-              for (std::size_t i = begin; i < end; ++i)
-                y[i] = std::min(1.0, x[i] + margin + slack * last_change[i]);
-            });
-        margin *= 10;
-        slack *= 10;
-        if (!certified && options.log)
-          options.log("upper pass not certified; retrying with a larger margin");
+      PassOptions upper{"upper", PassKind::kUpper, options.tolerance, options.max_sweeps, 1.0,
+                        false};
+      upper.tightening_sweeps = options.upper_tightening_sweeps;
+      bool certified = true;
+      for (int layer : layers) {
+        // The layer's start: x, plus the margin, plus the slack where the solve was still moving,
+        // plus what its twin states in the layers it reads (the same slot and pair without God,
+        // and without Goliath's kit) were raised by: a layer's values rise at most as much as
+        // the values they read (T is monotone and moves by at most a constant added to all).
+        std::vector<int> twins;
+        if (layer >= 3) twins.push_back(layer - 3);
+        if (layer % 3 != 0) twins.push_back(layer - layer % 3);
+        double margin = options.upper_margin, slack = options.upper_slack;
+        bool layer_certified = false;
+        for (int attempt = 0; attempt < 5 && !layer_certified; ++attempt) {
+          layer_certified = run_pass<Mode::kOptimal>(
+              geo, y.data(), y.data(), 1.0, 0.0, {layer}, upper, options, summary, [&](int) {
+                const std::size_t begin = geo.index.at(layer, 0, 0);
+                const std::size_t end = geo.index.at(layer + 1, 0, 0);
+                for (std::size_t i = begin; i < end; ++i) {
+                  double inherited = 0;
+                  for (int twin : twins) {
+                    const std::size_t j = i - begin + geo.index.at(twin, 0, 0);
+                    inherited = std::max(inherited, y[j] - x[j]);
+                  }
+                  y[i] = std::min(1.0, x[i] + margin + slack * last_change[i] + inherited);
+                }
+              });
+          margin *= 10;
+          slack *= 10;
+          if (!layer_certified && options.log)
+            options.log("upper pass not certified; retrying the layer with a larger margin");
+        }
+        certified = certified && layer_certified;
       }
       if (certified) {
-        TurnEvaluator<Mode::kGoliathFixed> ev(geo, x.data(), y.data(), Pair{1, 1}, Pair{0, 0});
-        summary.upper_bound_without_god = ev.initiative(false, 1.0).e;
-        summary.upper_bound = god ? ev.initiative(true, 1.0).e : summary.upper_bound_without_god;
+        TurnEvaluator<Mode::kOptimal> ev(geo, y.data(), y.data(), 1.0, 0.0);
+        summary.upper_bound_without_god = ev.initiative(false, 1.0);
+        summary.upper_bound = god ? ev.initiative(true, 1.0) : summary.upper_bound_without_god;
       }
     }
 
@@ -1523,8 +1638,8 @@ namespace sling::duel {
 
 template <class Archive>
 void serialize(Archive& ar, PassReport& p) {
-  ar(p.layer, p.pass, p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back, p.seconds,
-     p.certified, p.max_change);
+  ar(p.layer, p.pass, p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back,
+     p.tightening_sweeps, p.seconds, p.certified, p.max_change);
 }
 
 template <class Archive>

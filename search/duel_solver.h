@@ -12,9 +12,9 @@
 // iteration from zero, accelerated by reduced-rank extrapolation whose jumps are kept only when
 // the layer is still a sub-solution (x <= T x).  Then the answer is certified by a bracket: the
 // solved values, checked to be a sub-solution of the discounted game, bound the value of David's
-// greedy policy against any Goliath from below; the value of the computed Goliath policy against
-// David's best response bounds it from above (a vector y with T y <= y, found by optimistic value
-// iteration).
+// greedy policy against any Goliath from below; a vector y with T y <= y, found by value iteration
+// from above, bounds the game's value and that of Goliath's policy greedy on y against David's
+// best response from above.
 
 #include <cstdint>
 #include <functional>
@@ -46,6 +46,10 @@ struct SolverOptions {
   // state's last change more (about the distance left when the iteration shrinks it by 0.999 a
   // sweep).  Retries scale it with the margin.
   double upper_slack = 1e3;
+  // Once the upper pass has certified (a sweep raised nothing), each further sweep only lowers the
+  // bound and still leaves a pre-fixed point: it tightens until a sweep lowers no value by more
+  // than the tolerance, for at most this many sweeps per layer.
+  int upper_tightening_sweeps = 100;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
@@ -59,6 +63,7 @@ struct PassReport {
   int check_sweeps = 0;        // sweeps spent checking the jumps (x <= T x at every state)
   std::uint64_t rejected = 0;  // jumps that failed the check and were undone
   std::uint64_t put_back = 0;  // states put back to their value before a kept jump
+  int tightening_sweeps = 0;   // upper passes: sweeps after certifying that lowered the bound
   double seconds = 0;
   bool certified = true;           // upper pass: a sweep changed no value upwards
   std::vector<double> max_change;  // per sweep
@@ -127,7 +132,7 @@ class DuelIndex {
 
 class DuelSolution {
  public:
-  static constexpr std::uint32_t kFormatVersion = 2;
+  static constexpr std::uint32_t kFormatVersion = 3;
 
   DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary);
 

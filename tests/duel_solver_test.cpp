@@ -348,5 +348,38 @@ TEST(DuelSolver, ExtrapolationReachesTheSameValueAsPlainIteration) {
   EXPECT_GE(b.summary().upper_bound, a.summary().start - 1e-12);
 }
 
+// A loose tolerance stops the solve early, with values still below the least fixed point: the
+// bracket stays certified and contains the fully converged value, only wider.  Once the upper pass
+// has certified, its further sweeps only lower the bound.
+TEST(DuelSolver, ALooseToleranceGivesAWiderBracketThatStillHoldsTheValue) {
+  DuelRules rules = small_rules();
+  rules.board_cm = 20;
+  SolverOptions tight, loose, untightened;
+  tight.nontermination = loose.nontermination = untightened.nontermination = false;
+  loose.tolerance = untightened.tolerance = 1e-9;
+  untightened.upper_tightening_sweeps = 0;
+  const SolveSummary a = solve_duel(DuelGame(rules), tight).summary();
+  const SolveSummary b = solve_duel(DuelGame(rules), loose).summary();
+  const SolveSummary c = solve_duel(DuelGame(rules), untightened).summary();
+  for (const SolveSummary* s : {&b, &c}) {
+    for (const PassReport& p : s->passes) EXPECT_TRUE(p.certified) << p.pass << " " << p.layer;
+    EXPECT_LE(s->lower_bound, a.lower_bound);
+    EXPECT_GE(s->upper_bound, a.upper_bound);
+    EXPECT_LE(s->lower_bound, a.start);
+    EXPECT_GE(s->upper_bound, a.start);
+    EXPECT_LE(s->lower_bound_without_god, a.start_without_god);
+    EXPECT_GE(s->upper_bound_without_god, a.start_without_god);
+  }
+  EXPECT_GT(b.upper_bound - b.lower_bound, a.upper_bound - a.lower_bound);
+  // The same solve (the upper pass comes after it), so the same lower bound; tightening lowers
+  // the upper one.
+  EXPECT_EQ(b.lower_bound, c.lower_bound);
+  EXPECT_LT(b.upper_bound, c.upper_bound);
+  int tightening = 0;
+  for (const PassReport& p : b.passes) tightening += p.tightening_sweeps;
+  EXPECT_GT(tightening, 0);
+  for (const PassReport& p : c.passes) EXPECT_EQ(p.tightening_sweeps, 0);
+}
+
 }  // namespace
 }  // namespace sling::duel
