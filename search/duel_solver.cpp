@@ -1080,6 +1080,7 @@ constexpr double kRoundingAllowance = 1e-15;
 // measured); one still raising values after this many is too low somewhere, and a larger start
 // certifies sooner.
 constexpr int kCertificationSweeps = 120;
+constexpr double kNearlyCertified = 1e-12;
 
 // Extrapolation (solve passes).  In a chase value iteration gains only a percent or two of the
 // remaining distance per sweep.  Every kExtrapolationDepth + 1 sweeps the layer jumps by a
@@ -1200,7 +1201,10 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
         tightening = true;
         continue;
       }
-      if (po.kind != PassKind::kSolve && report.sweeps >= kCertificationSweeps) break;
+      // A certification that is only rounding away from done (every raise tiny) may run on.
+      if (po.kind != PassKind::kSolve && report.sweeps >= kCertificationSweeps &&
+          (r.max_increase > kNearlyCertified || report.sweeps >= 3 * kCertificationSweeps))
+        break;
       // Extrapolation (solve passes), see kExtrapolationDepth.  After the smoothing sweeps the
       // layer must be a sub-solution again (x <= T x, checked at every state), or the jump is
       // undone and the next one is smaller.

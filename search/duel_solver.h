@@ -43,10 +43,9 @@ struct SolverOptions {
   double lower_margin = 0;
   double upper_margin = 1e-8;
   // The upper pass starts higher where the solve was still moving: by upper_slack times the
-  // state's last change more (about the distance left when the iteration shrinks it by 0.9999 a
-  // sweep; a loose tolerance stops the solve where the stand-offs still move).  Retries scale it
-  // with the margin.
-  double upper_slack = 1e4;
+  // state's last change more (about the distance left when the iteration shrinks it by 0.999 a
+  // sweep).  Retries scale it with the margin.
+  double upper_slack = 1e3;
   // Once the upper pass has certified (a sweep raised nothing), each further sweep only lowers the
   // bound and still leaves a pre-fixed point: it tightens until a sweep lowers no value by more
   // than rounding, for at most this many sweeps per layer.
