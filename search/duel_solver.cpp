@@ -456,24 +456,33 @@ class TurnEvaluator {
     std::copy(one[0], one[0] + max_allowance + 1, best);
   }
 
-  // The movement discs of every declare state of a pair that can move, for state_value: David's
-  // four slots (best[slot]) and Goliath's two fit ones (slots 4 and 7: best[0] and best[1]).
-  void david_move_discs(std::size_t pair, int layer, T (&best)[4][13]) const {
+  // The movement discs of every declare state of a pair that can move: David's four slots and
+  // Goliath's two fit ones (slots 4 and 7).  Each side's are filled on their own: they read the
+  // other side's values, which a sweep updates in between.
+  struct MoveDiscs {
+    T david[4][13];
+    T goliath[2][13];
+    // The disc for state_value at `slot`, or null for a slot that cannot move.
+    const T* of(int slot) const {
+      return slot < 4 ? david[slot] : slot == 4 ? goliath[0] : slot == 7 ? goliath[1] : nullptr;
+    }
+  };
+  void david_move_discs(std::size_t pair, int layer, MoveDiscs& discs_of_pair) const {
     const std::uint8_t lf = layer_flags(layer);
     discs<kDavid, 4>(pair,
                      {static_cast<std::uint8_t>(lf | slot_flags(0)),
                       static_cast<std::uint8_t>(lf | slot_flags(1)),
                       static_cast<std::uint8_t>(lf | slot_flags(2)),
                       static_cast<std::uint8_t>(lf | slot_flags(3))},
-                     kDavid, r_.david_move - 1, best);
+                     kDavid, r_.david_move - 1, discs_of_pair.david);
   }
-  void goliath_move_discs(std::size_t pair, int layer, T (&best)[2][13]) const {
+  void goliath_move_discs(std::size_t pair, int layer, MoveDiscs& discs_of_pair) const {
     const std::uint8_t lf = layer_flags(layer);
     const int base_move = (lf & kShield) ? r_.goliath_move_shield : r_.goliath_move_two_handed;
     discs<kGoliath, 2>(pair,
                        {static_cast<std::uint8_t>(lf | slot_flags(4)),
                         static_cast<std::uint8_t>(lf | slot_flags(7))},
-                       kGoliath, std::max(0, base_move - 1), best);
+                       kGoliath, std::max(0, base_move - 1), discs_of_pair.goliath);
   }
 
   // David's movement roll (Move, or the movement after a successful flee or a tied melee) and
@@ -779,7 +788,6 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
                   double* transposed, double* change, int layer, double continuation, Clamp clamp,
                   bool goliath_only = false, const double* floor = nullptr,
                   float* last_change = nullptr) {
-  using T = typename Ops<M>::T;
   SweepResult total;
   const auto& pairs = geo.canonical_pairs;
   const std::size_t npairs = geo.index.pairs();
@@ -788,13 +796,13 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
     SweepResult part = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, pairs.size(), 256), SweepResult{},
         [&](const tbb::blocked_range<std::size_t>& range, SweepResult acc) {
-          T move_best[4][13], goliath_move_best[2][13];
+          typename TurnEvaluator<M>::MoveDiscs discs;
           for (std::size_t k = range.begin(); k != range.end(); ++k) {
             const std::size_t p = pairs[k];
             const std::size_t mirror = geo.index.mirror(p);
-            auto update = [&](int slot, const T* best) {
+            auto update = [&](int slot) {
               const double old = values[geo.index.at(layer, slot, p)];
-              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, best));
+              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, discs.of(slot)));
               if (clamp == Clamp::kNoLower) v = std::max(v, old);
               if (clamp == Clamp::kNoRaise) v = std::min(v, old);
               if (floor != nullptr) v = std::max(v, floor[geo.index.at(0, slot, p)]);
@@ -812,15 +820,11 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
             };
             // A side's discs read only the other side's slots, which its group does not change.
             if (david) {
-              ev.david_move_discs(p, layer, move_best);
-              for (int slot : kDavidSlots) update(slot, move_best[slot]);
+              ev.david_move_discs(p, layer, discs);
+              for (int slot : kDavidSlots) update(slot);
             } else {
-              ev.goliath_move_discs(p, layer, goliath_move_best);
-              for (int slot : kGoliathSlots) {
-                update(slot, slot == 4 ? goliath_move_best[0]
-                             : slot == 7 ? goliath_move_best[1]
-                                         : nullptr);
-              }
+              ev.goliath_move_discs(p, layer, discs);
+              for (int slot : kGoliathSlots) update(slot);
             }
           }
           return acc;
@@ -976,17 +980,13 @@ std::size_t mark_unsupported(const Geometry& geo, const TurnEvaluator<M>& ev, co
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
       [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
-        typename Ops<M>::T move_best[4][13], goliath_move_best[2][13];
+        typename TurnEvaluator<M>::MoveDiscs discs;
         for (std::size_t k = range.begin(); k != range.end(); ++k) {
-          ev.david_move_discs(pairs[k], layer, move_best);
-          ev.goliath_move_discs(pairs[k], layer, goliath_move_best);
+          ev.david_move_discs(pairs[k], layer, discs);
+          ev.goliath_move_discs(pairs[k], layer, discs);
           for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
             const double x = values[geo.index.at(layer, slot, pairs[k])];
-            const auto* best = slot < 4     ? move_best[slot]
-                               : slot == 4 ? goliath_move_best[0]
-                               : slot == 7 ? goliath_move_best[1]
-                                           : nullptr;
-            const auto tx = ev.state_value(layer, slot, pairs[k], best);
+            const auto tx = ev.state_value(layer, slot, pairs[k], discs.of(slot));
             const bool fails = continuation * Ops<M>::e(tx) < x;
             marks[geo.index.at(0, slot, pairs[k])] = fails;
             count += fails;
