@@ -17,6 +17,7 @@ struct SolveDuelCommand {
   int pitch_cm = 0;  // 0: the rules' pitch
   int threads = 2;
   double tolerance = 1e-13;
+  int improvements = duel::SolverOptions{}.policy_improvements;
   bool skip_termination = false;
   std::string out;
   bool json = false;
@@ -43,6 +44,7 @@ void run(const SolveDuelCommand& c) {
   duel::SolverOptions options;
   options.threads = c.threads;
   options.tolerance = c.tolerance;
+  options.policy_improvements = c.improvements;
   options.nontermination = !c.skip_termination;
   if (!c.quiet && !c.json) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
   const duel::DuelSolution solution = duel::solve_duel(game, options);
@@ -113,6 +115,9 @@ void configure_solve_duel(CLI::App& sub) {
   sub.add_option("--tolerance", command->tolerance,
                  "Stop a layer's iteration when no value moves by more than this")
       ->check(CLI::Range(1e-15, 1e-3));
+  sub.add_option("--improvements", command->improvements,
+                 "At most this many strategy-improvement steps after the solve (0: none)")
+      ->check(CLI::Range(0, 100));
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");
   sub.add_option("--out", command->out, "Solution file to write")->required();

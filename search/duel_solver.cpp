@@ -201,7 +201,10 @@ int faces_at_least(int value) {
 // pair: `g`, the value under the guide (the solved values, both sides optimal), which fixes both
 // sides' choices, and `e`, the value being iterated (Goliath's win probability).
 
-enum class Mode { kOptimal, kBothFixed };
+// kOptimal: both sides choose on the values.  kBothFixed: both sides' choices are fixed by a guide.
+// kDavidFixed / kGoliathFixed: one side's choices are fixed by a guide, the other side chooses on
+// its own guide (a best response, see best_response).
+enum class Mode { kOptimal, kBothFixed, kDavidFixed, kGoliathFixed };
 
 struct Pair {
   double g, e;
@@ -213,6 +216,20 @@ inline Pair operator*(double w, Pair a) {
   return {w * a.g, w * a.e};
 }
 
+// The one-side-fixed modes carry three values: `a`, both sides choosing on the fixed side's guide
+// (which fixes that side's choices: its policy greedy on that guide); `b`, the fixed side choosing
+// on `a` and the free side on its own guide (which fixes the free side's choices); `e`, the value
+// being evaluated under both.
+struct Triple {
+  double a, b, e;
+};
+inline Triple operator+(Triple x, Triple y) {
+  return {x.a + y.a, x.b + y.b, x.e + y.e};
+}
+inline Triple operator*(double w, Triple x) {
+  return {w * x.a, w * x.b, w * x.e};
+}
+
 template <Mode M>
 struct Ops {
   using T = Pair;
@@ -222,6 +239,30 @@ struct Ops {
   static double e(T v) { return v.e; }
   // Does the choice between a (first) and b take b?  Used to record a fixed side's destinations.
   static bool takes_second(T a, T b, bool david) { return david ? b.g > a.g : b.g < a.g; }
+};
+template <>
+struct Ops<Mode::kDavidFixed> {
+  using T = Triple;
+  static T david(T x, T y) { return y.a > x.a ? y : x; }
+  static T goliath(T x, T y) {
+    T c = y.b < x.b ? y : x;
+    c.a = std::min(x.a, y.a);
+    return c;
+  }
+  static double e(T v) { return v.e; }
+  static bool takes_second(T x, T y, bool david) { return david ? y.a > x.a : y.b < x.b; }
+};
+template <>
+struct Ops<Mode::kGoliathFixed> {
+  using T = Triple;
+  static T david(T x, T y) {
+    T c = y.b > x.b ? y : x;
+    c.a = std::max(x.a, y.a);
+    return c;
+  }
+  static T goliath(T x, T y) { return y.a < x.a ? y : x; }
+  static double e(T v) { return v.e; }
+  static bool takes_second(T x, T y, bool david) { return david ? y.b > x.b : y.a < x.a; }
 };
 template <>
 struct Ops<Mode::kOptimal> {
@@ -243,10 +284,11 @@ class TurnEvaluator {
   using T = typename O::T;
 
   TurnEvaluator(const Geometry& geo, const double* guide, const double* eval, T david_win,
-                T goliath_win)
+                T goliath_win, const double* free_guide = nullptr)
       : geo_(geo),
         r_(geo.game.rules()),
         guide_(guide),
+        free_guide_(free_guide),
         eval_(eval),
         win_(david_win),
         lose_(goliath_win) {}
@@ -264,14 +306,18 @@ class TurnEvaluator {
 
   // David's values of the layer being swept, transposed (Goliath's point varying fastest), so a
   // Goliath move reads its disc of leaves along rows instead of one cache line per destination.
-  void set_transposed(const double* guide_t, const double* eval_t, int layer) {
+  void set_transposed(const double* guide_t, const double* eval_t, int layer,
+                      const double* free_guide_t = nullptr) {
     guide_t_ = guide_t;
+    free_guide_t_ = free_guide_t;
     eval_t_ = eval_t;
     transposed_layer_ = layer;
   }
   T read_transposed(std::size_t i) const {
     if constexpr (M == Mode::kOptimal) {
       return eval_t_[i];
+    } else if constexpr (kOneFixed) {
+      return T{guide_t_[i], free_guide_t_[i], eval_t_[i]};
     } else {
       return T{guide_t_[i], eval_t_[i]};
     }
@@ -286,6 +332,8 @@ class TurnEvaluator {
   T read(std::size_t i) const {
     if constexpr (M == Mode::kOptimal) {
       return eval_[i];
+    } else if constexpr (kOneFixed) {
+      return T{guide_[i], free_guide_[i], eval_[i]};
     } else {
       return T{guide_[i], eval_[i]};
     }
@@ -367,6 +415,7 @@ class TurnEvaluator {
     const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
     const double* source = transposed ? eval_t_ : eval_;
     const double* guide_source = transposed ? guide_t_ : guide_;
+    const double* free_guide_source = transposed ? free_guide_t_ : free_guide_;
     const std::size_t stride =
         kMover == kGoliath && !transposed ? static_cast<std::size_t>(np_david) : 1;
     std::array<std::size_t, N> offset;
@@ -385,9 +434,8 @@ class TurnEvaluator {
         offset[k] = base + david;
       }
       if (mode != Destinations::kFull) {
-        const int mover_slot = actor == kDavid
-                                   ? DuelIndex::david_slot(f & kStone, f & kDazed)
-                                   : DuelIndex::goliath_slot(f & kStone, false, false);
+        const int mover_slot = actor == kDavid ? DuelIndex::david_slot(f & kStone, f & kDazed)
+                                               : DuelIndex::goliath_slot(f & kStone, false, false);
         record[k] =
             records_ + (static_cast<std::size_t>(mover_slot) * geo_.index.pairs() + pair) * 13;
       }
@@ -396,6 +444,8 @@ class TurnEvaluator {
       const std::size_t i = offset[k] + static_cast<std::size_t>(y * cols + x) * stride;
       if constexpr (M == Mode::kOptimal) {
         return source[i];
+      } else if constexpr (kOneFixed) {
+        return T{guide_source[i], free_guide_source[i], source[i]};
       } else {
         return T{guide_source[i], source[i]};
       }
@@ -594,8 +644,8 @@ class TurnEvaluator {
       return o;
     };
     const std::uint8_t n = static_cast<std::uint8_t>(f & ~kGod);
-    const T flee_n =
-        actor == kDavid ? no_god_david_move(pair, f, kDavid, move_best) : david_move(pair, n, actor);
+    const T flee_n = actor == kDavid ? no_god_david_move(pair, f, kDavid, move_best)
+                                     : david_move(pair, n, actor);
     const auto plain = outcomes(n, flee_n);
     if (!(f & kGod)) {
       T sum{};
@@ -721,6 +771,8 @@ class TurnEvaluator {
   static T one() {
     if constexpr (M == Mode::kOptimal) {
       return 1.0;
+    } else if constexpr (kOneFixed) {
+      return T{1.0, 1.0, 1.0};
     } else {
       return T{1.0, 1.0};
     }
@@ -728,7 +780,9 @@ class TurnEvaluator {
 
   const Geometry& geo_;
   const DuelRules& r_;
+  static constexpr bool kOneFixed = M == Mode::kDavidFixed || M == Mode::kGoliathFixed;
   const double* guide_;
+  const double* free_guide_ = nullptr;  // one-side-fixed modes: the free side's guide
   const double* eval_;
   T win_, lose_;
   const T* cache_ = nullptr;
@@ -736,6 +790,7 @@ class TurnEvaluator {
   std::uint16_t* records_ = nullptr;
   int records_layer_ = -1;
   const double* guide_t_ = nullptr;
+  const double* free_guide_t_ = nullptr;
   const double* eval_t_ = nullptr;
   int transposed_layer_ = -1;
   Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
@@ -1053,6 +1108,221 @@ std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvalua
   return cache;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Evaluation of fixed policies by GMRES (the termination pass).  With both sides' choices fixed
+// by a guide, one sweep of a layer is an affine map S(v) = L v + c of the layer's values, and the
+// policies' values solve (I - L) v = c.  Value iteration shrinks a stand-off's error by its small
+// chance of ending each sweep; GMRES, which needs only products L v (each one sweep replaying the
+// recorded choices), removes such slow modes in a few products each: a layer at pitch 2 is solved
+// to 1e-8 of its residual in 15 to 45 products instead of hundreds of sweeps.  Started from zero,
+// the Krylov vectors are zero on states from which the policies never end the game, so those
+// states get the least solution's zero.  Vectors hold the layer's canonical states, slot-minor;
+// reductions run over fixed blocks summed in order, so the result does not depend on the threads.
+template <Mode M>
+class PolicyEvaluation {
+ public:
+  using T = typename Ops<M>::T;
+
+  PolicyEvaluation(const Geometry& geo, int layer, double continuation)
+      : geo_(geo),
+        layer_(layer),
+        continuation_(continuation),
+        n_(geo.canonical_pairs.size() * DuelIndex::kSlots),
+        work_(geo.index.size(), 0.0),
+        work_t_(4 * geo.index.pairs(), 0.0),
+        guide_t_(4 * geo.index.pairs(), 0.0),
+        free_guide_t_(free_guide_size(geo), 0.0),
+        records_(geo.index.at(0, DuelIndex::kSlots, 0) * 13) {}
+
+  struct Result {
+    int products = 0;      // products L v (one sweep each)
+    double residual = 0;   // |S(v) - v| at the start (Euclidean, the layer's canonical states)
+    double reduction = 1;  // GMRES's final residual relative to it
+  };
+
+  // Improves the layer of `values` (earlier layers final) toward the fixed point of the guide's
+  // policies, from its current values or from zero; the values are clamped to [0, 1].
+  // `guide` fixes the choices of the fixed side(s), `free_guide` those of the free side (one-side
+  // modes only).
+  Result solve(const double* guide, const double* free_guide, double* values, T win, T lose,
+               bool from_zero, int max_products, double target) {
+    Result result;
+    const std::size_t npairs = geo_.index.pairs();
+    for (int slot = 0; slot < 4; ++slot) {
+      for (std::size_t p = 0; p < npairs; ++p) {
+        guide_t_[geo_.transposed(slot, p)] = guide[geo_.index.at(layer_, slot, p)];
+        if (!free_guide_t_.empty())
+          free_guide_t_[geo_.transposed(slot, p)] = free_guide[geo_.index.at(layer_, slot, p)];
+        work_t_[geo_.transposed(slot, p)] =
+            from_zero ? 0.0 : values[geo_.index.at(layer_, slot, p)];
+      }
+    }
+    std::copy(values, values + geo_.index.size(), work_.begin());
+    const std::size_t begin = geo_.index.at(layer_, 0, 0), end = geo_.index.at(layer_ + 1, 0, 0);
+    if (from_zero) std::fill(work_.begin() + begin, work_.begin() + end, 0.0);
+    std::vector<double> start(n_);
+    gather(work_.data(), start.data());
+    using D = typename TurnEvaluator<M>::Destinations;
+    const double* free_t = free_guide_t_.empty() ? nullptr : free_guide_t_.data();
+    // r = S(start) - start, recording both sides' choices.
+    TurnEvaluator<M> affine(geo_, guide, work_.data(), win, lose, free_guide);
+    affine.set_transposed(guide_t_.data(), work_t_.data(), layer_, free_t);
+    std::vector<T> cache;
+    if (layer_ >= 3) {
+      cache = fill_cache(geo_, affine, layer_);
+      affine.set_cache(cache.data(), layer_);
+    }
+    affine.set_destinations(records_.data(), layer_, D::kRecord, D::kRecord);
+    sweep(geo_, affine, work_.data(), work_t_.data(), nullptr, layer_, continuation_, Clamp::kNone);
+    std::vector<double> r(n_);
+    gather(work_.data(), r.data());
+    for (std::size_t j = 0; j < n_; ++j) r[j] -= start[j];
+    // L: the same choices, nothing at the leaves, zero outside the layer.
+    std::fill(work_.begin(), work_.end(), 0.0);
+    TurnEvaluator<M> linear(geo_, guide, work_.data(), without_e(win), without_e(lose), free_guide);
+    linear.set_transposed(guide_t_.data(), work_t_.data(), layer_, free_t);
+    if (layer_ >= 3) {
+      for (T& c : cache) c.e = 0;
+      linear.set_cache(cache.data(), layer_);
+    }
+    linear.set_destinations(records_.data(), layer_, D::kReplay, D::kReplay);
+    auto apply = [&](const std::vector<double>& v, std::vector<double>& out) {  // out = v - L v
+      scatter(v.data());
+      sweep(geo_, linear, work_.data(), work_t_.data(), nullptr, layer_, continuation_,
+            Clamp::kNone);
+      gather(work_.data(), out.data());
+      for (std::size_t j = 0; j < n_; ++j) out[j] = v[j] - out[j];
+      ++result.products;
+    };
+    std::vector<double> d(n_, 0.0);
+    result.residual = std::sqrt(dot(r, r));
+    if (result.residual > 0) gmres(apply, r, d, max_products, target, result);
+    const auto& pairs = geo_.canonical_pairs;
+    tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
+      const std::size_t p = pairs[k];
+      for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
+        const double v = std::clamp(start[at(k, slot)] + d[at(k, slot)], 0.0, 1.0);
+        values[geo_.index.at(layer_, slot, p)] = v;
+        values[geo_.index.at(layer_, slot, geo_.index.mirror(p))] = v;
+      }
+    });
+    return result;
+  }
+
+ private:
+  static constexpr int kBasis = 48;  // GMRES restarts when its basis is full
+  static constexpr std::size_t kBlock = 4096;
+
+  static std::size_t at(std::size_t k, int slot) {
+    return k * DuelIndex::kSlots + static_cast<std::size_t>(slot);
+  }
+  static T without_e(T v) {
+    v.e = 0;
+    return v;
+  }
+  static std::size_t free_guide_size(const Geometry& geo) {
+    return M == Mode::kBothFixed ? 0 : 4 * geo.index.pairs();
+  }
+
+  // GMRES (Arnoldi with modified Gram-Schmidt, Givens rotations) for A d = r from d = 0.
+  template <typename Apply>
+  void gmres(const Apply& apply, const std::vector<double>& r, std::vector<double>& d,
+             int max_products, double target, Result& result) const {
+    const int m = kBasis;
+    std::vector<std::vector<double>> basis;
+    std::vector<double> residual = r, w(n_);
+    while (result.products < max_products) {
+      const double beta = std::sqrt(dot(residual, residual));
+      result.reduction = beta / result.residual;
+      if (result.reduction <= target || !(beta > 0)) return;
+      basis.assign(1, residual);
+      for (double& v : basis[0]) v /= beta;
+      std::vector<double> h((m + 1) * m, 0.0), cs(m), sn(m), g(m + 1, 0.0);
+      g[0] = beta;
+      int k = 0;
+      while (k < m && result.products < max_products) {
+        apply(basis[k], w);
+        for (int i = 0; i <= k; ++i) {
+          const double hik = dot(w, basis[i]);
+          h[i * m + k] = hik;
+          axpy(-hik, basis[i], w);
+        }
+        const double norm = std::sqrt(dot(w, w));
+        for (int i = 0; i < k; ++i) {
+          const double a = h[i * m + k], b = h[(i + 1) * m + k];
+          h[i * m + k] = cs[i] * a + sn[i] * b;
+          h[(i + 1) * m + k] = -sn[i] * a + cs[i] * b;
+        }
+        const double rho = std::hypot(h[k * m + k], norm);
+        cs[k] = h[k * m + k] / rho;
+        sn[k] = norm / rho;
+        h[k * m + k] = rho;
+        g[k + 1] = -sn[k] * g[k];
+        g[k] = cs[k] * g[k];
+        ++k;
+        if (std::abs(g[k]) <= target * result.residual || !(norm > 0)) break;
+        basis.push_back(w);
+        for (double& v : basis.back()) v /= norm;
+      }
+      std::vector<double> y(static_cast<std::size_t>(k));
+      for (int i = k - 1; i >= 0; --i) {
+        double v = g[i];
+        for (int q = i + 1; q < k; ++q) v -= h[i * m + q] * y[q];
+        y[i] = v / h[i * m + i];
+      }
+      for (int i = 0; i < k; ++i) axpy(y[i], basis[i], d);
+      // The true residual r - A d (the recurrence's estimate drifts in floating point).
+      apply(d, w);
+      for (std::size_t j = 0; j < n_; ++j) residual[j] = r[j] - w[j];
+    }
+    result.reduction = std::sqrt(dot(residual, residual)) / result.residual;
+  }
+
+  void gather(const double* from, double* to) const {
+    const auto& pairs = geo_.canonical_pairs;
+    tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
+      for (int slot = 0; slot < DuelIndex::kSlots; ++slot)
+        to[at(k, slot)] = from[geo_.index.at(layer_, slot, pairs[k])];
+    });
+  }
+  void scatter(const double* from) {
+    const auto& pairs = geo_.canonical_pairs;
+    tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
+      const std::size_t p = pairs[k];
+      for (int slot = 0; slot < DuelIndex::kSlots; ++slot)
+        store(geo_, work_.data(), work_t_.data(), layer_, slot, p, geo_.index.mirror(p),
+              from[at(k, slot)]);
+    });
+  }
+  double dot(const std::vector<double>& a, const std::vector<double>& b) const {
+    const std::size_t blocks = (n_ + kBlock - 1) / kBlock;
+    std::vector<double> partial(blocks);
+    tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t blk) {
+      double s = 0;
+      const std::size_t stop = std::min(n_, (blk + 1) * kBlock);
+      for (std::size_t j = blk * kBlock; j < stop; ++j) s += a[j] * b[j];
+      partial[blk] = s;
+    });
+    double s = 0;
+    for (double v : partial) s += v;
+    return s;
+  }
+  void axpy(double alpha, const std::vector<double>& x, std::vector<double>& y) const {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t j = range.begin(); j != range.end(); ++j)
+                          y[j] += alpha * x[j];
+                      });
+  }
+
+  const Geometry& geo_;
+  int layer_;
+  double continuation_;
+  std::size_t n_;
+  std::vector<double> work_, work_t_, guide_t_, free_guide_t_;
+  std::vector<std::uint16_t> records_;
+};
+
 // What a pass does with a layer.
 enum class PassKind {
   kSolve,  // iterate until no value moves by more than the tolerance
@@ -1099,6 +1369,70 @@ constexpr int kPutBackRounds = 4;
 // In the solve pass David chooses his destinations afresh every kFullSweepEvery sweeps and
 // replays the recorded ones in between.
 constexpr int kFullSweepEvery = 2;
+
+// The termination pass's GMRES solves (two per layer: from zero, then refined): a product budget
+// per solve, and the residual reduction at which each stops.
+constexpr int kEvaluationProducts = 400;
+constexpr double kEvaluationTarget = 1e-9;
+
+// Policy iteration for the free side of a one-side-fixed mode: the fixed side plays its policy
+// greedy on `fixed`; the free side starts greedy on `fixed` too, and each round evaluates the
+// pair (PolicyEvaluation, from zero, then refined) and makes the free side greedy on the result,
+// until the values stop moving.  The result is the fixed side's policy's value against the free
+// side's best response, layer by layer (a layer reads the finished layers before it).
+constexpr int kResponseRounds = 16;
+constexpr double kResponseConverged = 1e-13;
+// Strategy improvement stops once an improvement moves no value by more than this.
+constexpr double kImprovementConverged = 1e-12;
+
+template <Mode M>
+std::vector<double> best_response(const Geometry& geo, const std::vector<double>& fixed,
+                                  const std::vector<int>& layers, double continuation,
+                                  const SolverOptions& options, SolveSummary& summary,
+                                  const std::string& name) {
+  std::vector<double> v = fixed, guide;
+  for (int layer : layers) {
+    const auto layer_start = Clock::now();
+    PolicyEvaluation<M> evaluation(geo, layer, continuation);
+    PassReport report;
+    report.layer = layer_name(layer);
+    report.pass = name;
+    report.certified = false;
+    const std::size_t begin = geo.index.at(layer, 0, 0), end = geo.index.at(layer + 1, 0, 0);
+    // Each evaluation is solved from zero, then refined from the result: policy iteration needs
+    // the values to the last digits, or near-ties flip back and forth and it does not settle
+    // (evaluations left at 1e-9 of the residual made the improvements diverge in development).
+    for (int round = 0; round < kResponseRounds; ++round) {
+      guide = v;
+      for (const bool from_zero : {true, false}) {
+        const auto r =
+            evaluation.solve(fixed.data(), guide.data(), v.data(), Triple{1, 1, 1}, Triple{0, 0, 0},
+                             from_zero, kEvaluationProducts, kEvaluationTarget);
+        report.sweeps += r.products + 1;
+      }
+      double moved = 0;
+      for (std::size_t i = begin; i < end; ++i) moved = std::max(moved, std::abs(v[i] - guide[i]));
+      report.max_change.push_back(moved);
+      ++report.extrapolations;  // rounds
+      if (moved <= kResponseConverged) {
+        report.certified = true;
+        break;
+      }
+    }
+    report.seconds = seconds_since(layer_start);
+    summary.sweeps += report.sweeps;
+    if (options.log) {
+      char line[200];
+      std::snprintf(line, sizeof(line),
+                    "%-17s %-22s rounds %2d, %4d products, last move %.3g  %.1f s", name.c_str(),
+                    report.layer.c_str(), report.extrapolations, report.sweeps,
+                    report.max_change.back(), report.seconds);
+      options.log(line);
+    }
+    summary.passes.push_back(std::move(report));
+  }
+  return v;
+}
 
 // Runs one pass over every layer in order; per-layer reports go to the summary.  `before_layer`
 // may set a layer's starting values.
@@ -1245,8 +1579,8 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
           backup.save(geo, eval, eval_t.data(), layer);
           extrapolate(geo, eval, eval_t.data(), *rre, coefficients, layer, step_factor);
           // Goliath's values follow David's at once (the smoothing sweeps read them first).
-          sweep(geo, ev, eval, eval_t.data(), nullptr, layer, po.continuation, Clamp::kNone,
-                true, backup.values.data());
+          sweep(geo, ev, eval, eval_t.data(), nullptr, layer, po.continuation, Clamp::kNone, true,
+                backup.values.data());
           smoothing_left = kSmoothingSweeps;
         }
         rre->restart();
@@ -1259,17 +1593,16 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
       const std::string tightened =
           ", then tightened by " + std::to_string(report.tightening_sweeps) + " sweeps";
       char line[320];
-      std::snprintf(line, sizeof(line),
-                    "%-17s %-22s sweeps %5d +%3d checks  jumps %3d kept %3d undone %7llu put back  "
-                    "last change %.3g  %.1f s%s%s",
-                    po.name.c_str(), report.layer.c_str(), report.sweeps, report.check_sweeps,
-                    report.extrapolations, static_cast<int>(report.rejected),
-                    static_cast<unsigned long long>(report.put_back),
-                    report.max_change.empty() ? 0.0 : report.max_change.back(), report.seconds,
-                    po.kind == PassKind::kSolve
-                        ? ""
-                        : (report.certified ? "  certified" : "  NOT certified"),
-                    report.tightening_sweeps > 0 ? tightened.c_str() : "");
+      std::snprintf(
+          line, sizeof(line),
+          "%-17s %-22s sweeps %5d +%3d checks  jumps %3d kept %3d undone %7llu put back  "
+          "last change %.3g  %.1f s%s%s",
+          po.name.c_str(), report.layer.c_str(), report.sweeps, report.check_sweeps,
+          report.extrapolations, static_cast<int>(report.rejected),
+          static_cast<unsigned long long>(report.put_back),
+          report.max_change.empty() ? 0.0 : report.max_change.back(), report.seconds,
+          po.kind == PassKind::kSolve ? "" : (report.certified ? "  certified" : "  NOT certified"),
+          report.tightening_sweeps > 0 ? tightened.c_str() : "");
       options.log(line);
     }
     summary.passes.push_back(std::move(report));
@@ -1428,6 +1761,32 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
                       continuation, options.accelerate};
     solve.last_change = last_change.data();
     run_pass<Mode::kOptimal>(geo, x.data(), x.data(), 1.0, 0.0, layers, solve, options, summary);
+
+    // 1b. Strategy improvement: the value of David's policy greedy on x against Goliath's best
+    //     response (best_response: Goliath's policy iteration, each pair of policies evaluated by
+    //     GMRES) replaces x, and again from the result, until the values stop moving.  From a
+    //     sub-solution every step rises (David's greedy policy is worth at least x against any
+    //     Goliath) and stays below the value (it is a policy's value against a best response):
+    //     what value iteration gains by one turn a sweep in a stand-off, a step gains at once.
+    for (int k = 0; k < options.policy_improvements; ++k) {
+      std::vector<double> v = best_response<Mode::kDavidFixed>(geo, x, layers, continuation,
+                                                               options, summary, "improve");
+      double moved = 0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const double d = std::abs(v[i] - x[i]);
+        moved = std::max(moved, d);
+        last_change[i] = static_cast<float>(d);
+      }
+      x = std::move(v);
+      ++summary.improvements;
+      if (options.log) {
+        char line[120];
+        std::snprintf(line, sizeof(line), "improvement %d: values moved by at most %.3g", k + 1,
+                      moved);
+        options.log(line);
+      }
+      if (moved <= kImprovementConverged) break;
+    }
     {
       TurnEvaluator<Mode::kOptimal> ev(geo, x.data(), x.data(), 1.0, 0.0);
       const std::uint8_t kit = kShield | kJavelin;
@@ -1509,10 +1868,30 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     //    end.
     if (options.nontermination && lower_certified) {
       std::vector<double> w(geo.index.size(), 0.0);
-      const PassOptions term{"termination",      PassKind::kSolve, options.tolerance,
-                             options.max_sweeps, continuation,     options.accelerate};
-      run_pass<Mode::kBothFixed>(geo, x.data(), w.data(), Pair{1, 0}, Pair{0, 1}, layers, term,
-                                 options, summary);
+      for (int layer : layers) {
+        const auto layer_start = Clock::now();
+        PolicyEvaluation<Mode::kBothFixed> evaluation(geo, layer, continuation);
+        PassReport report;
+        report.layer = layer_name(layer);
+        report.pass = "termination";
+        // From zero (the least solution where play never ends), then refined from the result.
+        for (const bool from_zero : {true, false}) {
+          const auto r = evaluation.solve(x.data(), nullptr, w.data(), Pair{1, 0}, Pair{0, 1},
+                                          from_zero, kEvaluationProducts, kEvaluationTarget);
+          report.sweeps += r.products + 1;
+          report.max_change.push_back(r.residual * r.reduction);
+        }
+        report.seconds = seconds_since(layer_start);
+        summary.sweeps += report.sweeps;
+        if (options.log) {
+          char line[200];
+          std::snprintf(line, sizeof(line), "%-17s %-22s GMRES: %d products, residual %.3g  %.1f s",
+                        "termination", report.layer.c_str(), report.sweeps,
+                        report.max_change.back(), report.seconds);
+          options.log(line);
+        }
+        summary.passes.push_back(std::move(report));
+      }
       if (certify_lower.template operator()<Mode::kBothFixed>(x.data(), w, Pair{1, 0}, Pair{0, 1},
                                                               "termination-lower")) {
         TurnEvaluator<Mode::kBothFixed> ev(geo, x.data(), w.data(), Pair{1, 0}, Pair{0, 1});
@@ -1654,8 +2033,8 @@ void serialize(Archive& ar, SolveSummary& s) {
   ar(s.start, s.david_first, s.goliath_first, s.start_without_god, s.david_first_without_god,
      s.goliath_first_without_god, s.lower_bound, s.upper_bound, s.lower_bound_without_god,
      s.upper_bound_without_god, s.goliath_win_lower, s.nontermination_upper,
-     s.nontermination_computed, s.states, s.canonical_states, s.layers, s.sweeps, s.seconds,
-     s.peak_memory_bytes, s.threads, s.passes);
+     s.nontermination_computed, s.states, s.canonical_states, s.layers, s.sweeps, s.improvements,
+     s.seconds, s.peak_memory_bytes, s.threads, s.passes);
 }
 
 namespace {

@@ -10,7 +10,11 @@
 // The layers are the irreversible flags: God (available -> used) and Goliath's kit (shield and
 // javelin -> shield -> neither); they are solved one after another, each by Gauss-Seidel value
 // iteration from zero, accelerated by reduced-rank extrapolation whose jumps are kept only when
-// the layer is still a sub-solution (x <= T x).  Then the answer is certified by a bracket: the
+// the layer is still a sub-solution (x <= T x).  Strategy improvement follows: the values become
+// those of David's policy greedy on them against Goliath's best response (policy iteration for
+// Goliath, each pair of policies evaluated exactly by GMRES), until they stop moving; this is what
+// reaches the value where a stand-off makes value iteration crawl.  Then the answer is certified
+// by a bracket: the
 // solved values, checked to be a sub-solution of the discounted game, bound the value of David's
 // greedy policy against any Goliath from below; a vector y with T y <= y, found by value iteration
 // from above, bounds the game's value and that of Goliath's policy greedy on y against David's
@@ -50,6 +54,10 @@ struct SolverOptions {
   // bound and still leaves a pre-fixed point: it tightens until a sweep lowers no value by more
   // than rounding, for at most this many sweeps per layer.
   int upper_tightening_sweeps = 100;
+  // After the solve, strategy improvement: at most this many times, the values become those of
+  // David's policy greedy on them against Goliath's best response (0: off).  From a loosely
+  // converged solve it reaches the value in a few steps (see docs/solver.md).
+  int policy_improvements = 8;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
@@ -85,7 +93,8 @@ struct SolveSummary {
   std::uint64_t states = 0;            // declare states in the index (both sides, every layer)
   std::uint64_t canonical_states = 0;  // after the left-right symmetry
   int layers = 0;
-  int sweeps = 0;  // all passes
+  int sweeps = 0;        // all passes (a GMRES product counts as a sweep)
+  int improvements = 0;  // strategy-improvement steps run
   double seconds = 0;
   std::uint64_t peak_memory_bytes = 0;
   int threads = 0;
@@ -132,7 +141,7 @@ class DuelIndex {
 
 class DuelSolution {
  public:
-  static constexpr std::uint32_t kFormatVersion = 3;
+  static constexpr std::uint32_t kFormatVersion = 4;
 
   DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary);
 

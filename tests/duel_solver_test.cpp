@@ -327,6 +327,33 @@ TEST(DuelSolver, SameValuesOnAnyThreadCount) {
   EXPECT_EQ(a.summary().upper_bound, b.summary().upper_bound);
 }
 
+// The termination pass solves a linear system per layer by GMRES (PolicyEvaluation): its products
+// and reductions run in parallel, and the bound must not depend on the thread count.  Under the
+// solved policies David wins with the solved value, so Goliath's win probability plus it is 1 less
+// the games that never end: an evaluation that were wrong anywhere the start reaches would show up
+// in the non-termination bound.
+TEST(DuelSolver, TerminationBoundIsTheSameOnAnyThreadCountAndTight) {
+  const DuelRules rules = small_rules();
+  SolverOptions one, two;
+  one.threads = 1;
+  two.threads = 2;
+  const SolveSummary a = solve_duel(DuelGame(rules), one).summary();
+  const SolveSummary b = solve_duel(DuelGame(rules), two).summary();
+  ASSERT_TRUE(a.nontermination_computed);
+  EXPECT_EQ(a.goliath_win_lower, b.goliath_win_lower);
+  EXPECT_GT(a.goliath_win_lower, 0.5);
+  EXPECT_LE(a.nontermination_upper, 1e-8);
+  EXPECT_NEAR(a.lower_bound + a.goliath_win_lower, 1.0, 1e-8);
+  int termination_passes = 0;
+  for (const PassReport& p : a.passes) {
+    if (p.pass != "termination") continue;
+    ++termination_passes;
+    ASSERT_FALSE(p.max_change.empty());
+    EXPECT_LE(p.max_change.back(), 1e-12) << p.layer;  // the residual after the refinement
+  }
+  EXPECT_EQ(termination_passes, 6);
+}
+
 // Extrapolated jumps are kept only while the layer stays a sub-solution, so the accelerated solve
 // converges to the same least fixed point as plain value iteration.  (Its speed is measured by
 // BM_SolveDuel in bench/duel_solver_bench.cpp: on boards this small the chase is short and the
@@ -348,15 +375,16 @@ TEST(DuelSolver, ExtrapolationReachesTheSameValueAsPlainIteration) {
   EXPECT_GE(b.summary().upper_bound, a.summary().start - 1e-12);
 }
 
-// A loose tolerance stops the solve early, with values still below the least fixed point: the
-// bracket stays certified and contains the fully converged value, only wider.  Once the upper pass
-// has certified, its further sweeps only lower the bound.
+// A loose tolerance stops the solve early, with values still below the least fixed point: without
+// strategy improvement the bracket stays certified and contains the fully converged value, only
+// wider.  Once the upper pass has certified, its further sweeps only lower the bound.
 TEST(DuelSolver, ALooseToleranceGivesAWiderBracketThatStillHoldsTheValue) {
   DuelRules rules = small_rules();
   rules.board_cm = 20;
   SolverOptions tight, loose, untightened;
   tight.nontermination = loose.nontermination = untightened.nontermination = false;
   loose.tolerance = untightened.tolerance = 1e-9;
+  loose.policy_improvements = untightened.policy_improvements = 0;
   untightened.upper_tightening_sweeps = 0;
   const SolveSummary a = solve_duel(DuelGame(rules), tight).summary();
   const SolveSummary b = solve_duel(DuelGame(rules), loose).summary();
@@ -379,6 +407,31 @@ TEST(DuelSolver, ALooseToleranceGivesAWiderBracketThatStillHoldsTheValue) {
   for (const PassReport& p : b.passes) tightening += p.tightening_sweeps;
   EXPECT_GT(tightening, 0);
   for (const PassReport& p : c.passes) EXPECT_EQ(p.tightening_sweeps, 0);
+}
+
+// Strategy improvement from a loose solve: each step is the value of David's greedy policy against
+// Goliath's best response, so it rises and stays below the value; within a few steps it reaches
+// the fully converged solve's values, and the bracket is as tight as the tight solve's.
+TEST(DuelSolver, StrategyImprovementFromALooseSolveReachesTheConvergedValue) {
+  DuelRules rules = small_rules();
+  rules.board_cm = 20;
+  SolverOptions tight, loose, unimproved;
+  tight.nontermination = loose.nontermination = unimproved.nontermination = false;
+  loose.tolerance = unimproved.tolerance = 1e-5;
+  unimproved.policy_improvements = 0;
+  const SolveSummary a = solve_duel(DuelGame(rules), tight).summary();
+  const SolveSummary b = solve_duel(DuelGame(rules), loose).summary();
+  const SolveSummary c = solve_duel(DuelGame(rules), unimproved).summary();
+  EXPECT_EQ(a.improvements, 1);  // from converged values the first step moves nothing
+  EXPECT_GT(b.improvements, 1);
+  EXPECT_LT(b.improvements, SolverOptions{}.policy_improvements);  // it stopped: converged
+  for (const PassReport& p : b.passes) EXPECT_TRUE(p.certified) << p.pass << " " << p.layer;
+  EXPECT_NEAR(b.lower_bound, a.lower_bound, 1e-12);
+  EXPECT_NEAR(b.lower_bound_without_god, a.lower_bound_without_god, 1e-12);
+  EXPECT_LE(b.upper_bound - b.lower_bound, 1e-7);
+  EXPECT_GT(c.upper_bound - c.lower_bound, 10 * (b.upper_bound - b.lower_bound));
+  EXPECT_LE(b.lower_bound, a.start);
+  EXPECT_GE(b.upper_bound, a.start);
 }
 
 }  // namespace
