@@ -1389,8 +1389,9 @@ template <Mode M>
 std::vector<double> best_response(const Geometry& geo, const std::vector<double>& fixed,
                                   const std::vector<int>& layers, double continuation,
                                   const SolverOptions& options, SolveSummary& summary,
-                                  const std::string& name) {
+                                  const std::string& name, bool& settled) {
   std::vector<double> v = fixed, guide;
+  settled = true;
   for (int layer : layers) {
     const auto layer_start = Clock::now();
     PolicyEvaluation<M> evaluation(geo, layer, continuation);
@@ -1413,7 +1414,7 @@ std::vector<double> best_response(const Geometry& geo, const std::vector<double>
       double moved = 0;
       for (std::size_t i = begin; i < end; ++i) moved = std::max(moved, std::abs(v[i] - guide[i]));
       report.max_change.push_back(moved);
-      ++report.extrapolations;  // rounds
+      ++report.rounds;
       if (moved <= kResponseConverged) {
         report.certified = true;
         break;
@@ -1421,12 +1422,13 @@ std::vector<double> best_response(const Geometry& geo, const std::vector<double>
     }
     report.seconds = seconds_since(layer_start);
     summary.sweeps += report.sweeps;
+    settled = settled && report.certified;
     if (options.log) {
       char line[200];
       std::snprintf(line, sizeof(line),
                     "%-17s %-22s rounds %2d, %4d products, last move %.3g  %.1f s", name.c_str(),
-                    report.layer.c_str(), report.extrapolations, report.sweeps,
-                    report.max_change.back(), report.seconds);
+                    report.layer.c_str(), report.rounds, report.sweeps, report.max_change.back(),
+                    report.seconds);
       options.log(line);
     }
     summary.passes.push_back(std::move(report));
@@ -1769,8 +1771,15 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     //     Goliath) and stays below the value (it is a policy's value against a best response):
     //     what value iteration gains by one turn a sweep in a stand-off, a step gains at once.
     for (int k = 0; k < options.policy_improvements; ++k) {
-      std::vector<double> v = best_response<Mode::kDavidFixed>(geo, x, layers, continuation,
-                                                               options, summary, "improve");
+      bool settled = false;
+      std::vector<double> v = best_response<Mode::kDavidFixed>(
+          geo, x, layers, continuation, options, summary, "improve", settled);
+      // A response that did not settle is not Goliath's best: its value could lie above the
+      // game's, so the step is dropped (the lower pass would refuse it anyway).
+      if (!settled) {
+        if (options.log) options.log("improvement stopped: Goliath's response did not settle");
+        break;
+      }
       double moved = 0;
       for (std::size_t i = 0; i < x.size(); ++i) {
         const double d = std::abs(v[i] - x[i]);
@@ -2025,7 +2034,7 @@ namespace sling::duel {
 template <class Archive>
 void serialize(Archive& ar, PassReport& p) {
   ar(p.layer, p.pass, p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back,
-     p.tightening_sweeps, p.seconds, p.certified, p.max_change);
+     p.tightening_sweeps, p.rounds, p.seconds, p.certified, p.max_change);
 }
 
 template <class Archive>

@@ -65,16 +65,19 @@ struct SolverOptions {
 // One pass over one layer: how many sweeps and the largest change of each sweep.
 struct PassReport {
   std::string layer;
-  std::string pass;  // "solve", "lower", "upper", "termination", "termination-lower"
-  int sweeps = 0;
+  std::string pass;  // "solve", "improve", "lower", "upper", "termination", "termination-lower"
+  int sweeps = 0;    // best-response and termination passes: GMRES products, one sweep each
   int extrapolations = 0;      // solve passes: extrapolation jumps kept
   int check_sweeps = 0;        // sweeps spent checking the jumps (x <= T x at every state)
   std::uint64_t rejected = 0;  // jumps that failed the check and were undone
   std::uint64_t put_back = 0;  // states put back to their value before a kept jump
   int tightening_sweeps = 0;   // upper passes: sweeps after certifying that lowered the bound
+  int rounds = 0;              // best-response passes: policy-iteration rounds
   double seconds = 0;
-  bool certified = true;           // upper pass: a sweep changed no value upwards
-  std::vector<double> max_change;  // per sweep
+  bool certified = true;  // upper pass: a sweep changed no value upwards; best response: settled
+  // Per sweep; best-response passes: the largest move of each round; termination: the residual
+  // left by each GMRES solve.
+  std::vector<double> max_change;
 };
 
 struct SolveSummary {
