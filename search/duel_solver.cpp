@@ -1781,11 +1781,11 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
         break;
       }
       double moved = 0;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double d = std::abs(v[i] - x[i]);
-        moved = std::max(moved, d);
-        last_change[i] = static_cast<float>(d);
-      }
+      for (std::size_t i = 0; i < x.size(); ++i) moved = std::max(moved, std::abs(v[i] - x[i]));
+      // Converged values need no slack above them in the upper pass; until then the solve's
+      // last changes keep setting it (an improvement's move says little about the distance left:
+      // at pitch 2 the moves were 2e-4, 5e-4, 4e-4, 2e-4, ...).
+      if (moved <= kImprovementConverged) std::fill(last_change.begin(), last_change.end(), 0.0f);
       x = std::move(v);
       ++summary.improvements;
       if (options.log) {

@@ -56,8 +56,9 @@ struct SolverOptions {
   int upper_tightening_sweeps = 100;
   // After the solve, strategy improvement: at most this many times, the values become those of
   // David's policy greedy on them against Goliath's best response (0: off).  From a loosely
-  // converged solve it reaches the value in a few steps (see docs/solver.md).
-  int policy_improvements = 8;
+  // converged solve it reaches the value in a few steps (see docs/solver.md); from a tightly
+  // converged one it only confirms it, at the cost of two best responses.
+  int policy_improvements = 0;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
