@@ -1370,8 +1370,8 @@ constexpr int kPutBackRounds = 4;
 // replays the recorded ones in between.
 constexpr int kFullSweepEvery = 2;
 
-// The termination pass's GMRES solves (two per layer: from zero, then refined): a product budget
-// per solve, and the residual reduction at which each stops.
+// Every policy evaluation (termination pass, best-response rounds) is two GMRES solves, from zero
+// and then refined: a product budget per solve, and the residual reduction at which each stops.
 constexpr int kEvaluationProducts = 400;
 constexpr double kEvaluationTarget = 1e-9;
 
