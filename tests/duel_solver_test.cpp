@@ -387,7 +387,6 @@ TEST(DuelSolver, ALooseToleranceGivesAWiderBracketThatStillHoldsTheValue) {
   SolverOptions tight, loose, untightened;
   tight.nontermination = loose.nontermination = untightened.nontermination = false;
   loose.tolerance = untightened.tolerance = 1e-9;
-  loose.policy_improvements = untightened.policy_improvements = 0;
   untightened.upper_tightening_sweeps = 0;
   const SolveSummary a = solve_duel(DuelGame(rules), tight).summary();
   const SolveSummary b = solve_duel(DuelGame(rules), loose).summary();
