@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include <cereal/archives/binary.hpp>
@@ -84,6 +85,14 @@ struct Geometry {
   std::vector<int> offset_dx[2], offset_dy[2];  // the offsets as plain arrays (the hot loop)
   std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
   std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
+  // The same pairs in the order of Goliath's group in a sweep: tiles of kDavidTile consecutive
+  // David points, Goliath's point slower than David's within a tile.  A Goliath move reads the
+  // David values of one David point (a block of the transposed copy), so a tile's few blocks stay
+  // in cache, where pair order needed a new block for every pair and the disc scan waited on
+  // memory; and the tile's states of one Goliath point share cache lines that no other tile
+  // writes (ordering by David's point alone had two threads writing the same lines).
+  static constexpr std::uint32_t kDavidTile = 8;
+  std::vector<std::uint32_t> goliath_group_order;
   std::size_t start_pair = 0;
   std::array<std::array<int, 7>, 7> melee_sign_shield{}, melee_sign_two_handed{};
 
@@ -154,6 +163,14 @@ struct Geometry {
         }
       }
     }
+    goliath_group_order = canonical_pairs;
+    const auto np_david = static_cast<std::uint32_t>(points[kDavid]);
+    auto tiled = [np_david](std::uint32_t p) {
+      const std::uint32_t david = p % np_david, goliath = p / np_david;
+      return std::tuple(david / kDavidTile, goliath, david % kDavidTile);
+    };
+    std::sort(goliath_group_order.begin(), goliath_group_order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return tiled(a) < tiled(b); });
     for (int d = 1; d <= 6; ++d) {
       for (int o = 1; o <= 6; ++o) {
         const int david = d + r.combat_david;
@@ -165,11 +182,15 @@ struct Geometry {
     }
   }
 
-  // Position of (David slot, pair) in a transposed copy: Goliath's point varies fastest.
+  // Position of (David slot, pair) in a transposed copy: the four David slots of a pair side by
+  // side, then Goliath's point, then David's.  A Goliath move's streams (with and without the
+  // stone) then share a cache line at every destination.
+  static constexpr std::size_t kTransposedSlots = 4;
   std::size_t transposed(int slot, std::size_t pair) const {
     const std::size_t nd = static_cast<std::size_t>(points[kDavid]);
-    return static_cast<std::size_t>(slot) * index.pairs() +
-           (pair % nd) * static_cast<std::size_t>(points[kGoliath]) + pair / nd;
+    return ((pair % nd) * static_cast<std::size_t>(points[kGoliath]) + pair / nd) *
+               kTransposedSlots +
+           static_cast<std::size_t>(slot);
   }
 
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step, without the division of
@@ -313,13 +334,33 @@ class TurnEvaluator {
     eval_t_ = eval_t;
     transposed_layer_ = layer;
   }
-  T read_transposed(std::size_t i) const {
+
+  // Goliath's values that David's own moves lead to (the leaves of david_move_discs), copied for
+  // `layer` with the four streams of a pair side by side, so a destination is one cache line,
+  // not four.  The copy is a cache of `eval`: refresh_packed_leaves() renews it, and the sweep
+  // calls it before David's group, whose discs read it (Goliath's values do not change there).
+  void set_packed_leaves(double* packed, int layer) {
+    packed_ = packed;
+    packed_layer_ = layer;
+  }
+  static constexpr std::size_t kPackedStreams = 4;
+  void refresh_packed_leaves() const {
     if constexpr (M == Mode::kOptimal) {
-      return eval_t_[i];
-    } else if constexpr (kOneFixed) {
-      return T{guide_t_[i], free_guide_t_[i], eval_t_[i]};
-    } else {
-      return T{guide_t_[i], eval_t_[i]};
+      if (packed_ == nullptr) return;
+      const std::uint8_t lf = layer_flags(packed_layer_);
+      std::array<std::size_t, kPackedStreams> base;
+      for (std::size_t k = 0; k < kPackedStreams; ++k) {
+        const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(static_cast<int>(k)));
+        base[k] = geo_.index.at(packed_layer_,
+                                DuelIndex::goliath_slot(f & kStone, f & kDazed, f & kBehead), 0);
+      }
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, geo_.index.pairs(), 4096),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t p = range.begin(); p != range.end(); ++p) {
+                            for (std::size_t k = 0; k < kPackedStreams; ++k)
+                              packed_[p * kPackedStreams + k] = eval_[base[k] + p];
+                          }
+                        });
     }
   }
 
@@ -413,11 +454,22 @@ class TurnEvaluator {
     // varies fastest); for Goliath, a run of the transposed copy when the leaves are David's
     // states of the layer being swept, else a strided read.
     const bool transposed = kMover == kGoliath && eval_t_ != nullptr && layer == transposed_layer_;
-    const double* source = transposed ? eval_t_ : eval_;
+    const double* source = transposed ? eval_t_ : eval_;  // (or the packed copy, below)
     const double* guide_source = transposed ? guide_t_ : guide_;
     const double* free_guide_source = transposed ? free_guide_t_ : free_guide_;
-    const std::size_t stride =
-        kMover == kGoliath && !transposed ? static_cast<std::size_t>(np_david) : 1;
+    // David's own move in the layer of the packed copy: its streams must be the four David
+    // slots in order (david_move_discs), whose leaves the copy holds.
+    bool packed = false;
+    if constexpr (M == Mode::kOptimal && kMover == kDavid && N == kPackedStreams) {
+      packed = packed_ != nullptr && leaf_goliath && layer == packed_layer_;
+      for (std::size_t k = 0; k < N && packed; ++k)
+        packed = flags[k] == (layer_flags(layer) | slot_flags(static_cast<int>(k)));
+    }
+    if (packed) source = packed_;
+    const std::size_t stride = packed             ? kPackedStreams
+                               : kMover == kDavid ? 1
+                               : transposed       ? Geometry::kTransposedSlots
+                                                  : static_cast<std::size_t>(np_david);
     std::array<std::size_t, N> offset;
     std::array<std::uint16_t*, N> record{};
     for (std::size_t k = 0; k < N; ++k) {
@@ -425,11 +477,12 @@ class TurnEvaluator {
       const int slot = leaf_goliath ? DuelIndex::goliath_slot(f & kStone, f & kDazed, f & kBehead)
                                     : DuelIndex::david_slot(f & kStone, f & kDazed);
       const std::size_t base = geo_.index.at(layer, slot, 0);
-      if (kMover == kDavid) {
+      if (packed) {
+        offset[k] = goliath * static_cast<std::size_t>(np_david) * kPackedStreams + k;
+      } else if (kMover == kDavid) {
         offset[k] = base + goliath * static_cast<std::size_t>(np_david);
       } else if (transposed) {
-        offset[k] = static_cast<std::size_t>(slot) * geo_.index.pairs() +
-                    david * static_cast<std::size_t>(geo_.points[kGoliath]);
+        offset[k] = geo_.transposed(slot, david);  // (slot, David's point, Goliath's point 0)
       } else {
         offset[k] = base + david;
       }
@@ -440,8 +493,9 @@ class TurnEvaluator {
             records_ + (static_cast<std::size_t>(mover_slot) * geo_.index.pairs() + pair) * 13;
       }
     }
-    auto leaf_at = [&](std::size_t k, int x, int y) -> T {
-      const std::size_t i = offset[k] + static_cast<std::size_t>(y * cols + x) * stride;
+    // The leaf of stream k at lattice cell `cell` (y * cols + x, times the stride).
+    auto leaf_of_cell = [&](std::size_t k, std::size_t cell) -> T {
+      const std::size_t i = offset[k] + cell;
       if constexpr (M == Mode::kOptimal) {
         return source[i];
       } else if constexpr (kOneFixed) {
@@ -449,6 +503,9 @@ class TurnEvaluator {
       } else {
         return T{guide_source[i], source[i]};
       }
+    };
+    auto leaf_at = [&](std::size_t k, int x, int y) -> T {
+      return leaf_of_cell(k, static_cast<std::size_t>(y * cols + x) * stride);
     };
     const int* odx = geo_.offset_dx[kMover].data();
     const int* ody = geo_.offset_dy[kMover].data();
@@ -469,32 +526,87 @@ class TurnEvaluator {
     const int* cym = geo_.cy[kMover].data();
     const auto& within = geo_.within[kMover];
     const auto ucols = static_cast<unsigned>(cols), urows = static_cast<unsigned>(rows);
-    std::array<T, N> run;
-    std::array<int, N> chosen{};
-    for (std::size_t k = 0; k < N; ++k) run[k] = leaf_at(k, x0, y0);
     int i = 1;
-    auto scan = [&]<bool kRecord>(int end) {
+    // Calls at_cell(offset index, cell) for every legal destination among offsets [i, end), and
+    // moves i to end.
+    auto visit = [&](int end, auto&& at_cell) {
       for (; i < end; ++i) {
         const int x = x0 + odx[i];
         const int y = y0 + ody[i];
         if (static_cast<unsigned>(x) >= ucols || static_cast<unsigned>(y) >= urows) continue;
         if (len2[i] > clear2 && !geo_.path_clear(px, py, cxm[x], cym[y], ox, oy)) continue;
-        for (std::size_t k = 0; k < N; ++k) {
-          const T v = leaf_at(k, x, y);
+        at_cell(i, static_cast<std::size_t>(y * cols + x) * stride);
+      }
+    };
+    const bool recording = mode == Destinations::kRecord;
+    if constexpr (M == Mode::kOptimal && kMover == kDavid && N == kPackedStreams) {
+      if (packed) {
+        // The four streams of a destination are adjacent: two SSE2 lanes of two doubles each,
+        // one compare and one max per lane, and the choice a masked select.
+        using Lanes = double __attribute__((vector_size(16)));
+        const double* leaves = source + offset[0];
+        auto load = [leaves](std::size_t cell, Lanes& low, Lanes& high) {
+          std::memcpy(&low, leaves + cell, sizeof low);
+          std::memcpy(&high, leaves + cell + 2, sizeof high);
+        };
+        Lanes low, high;
+        load(static_cast<std::size_t>(y0 * cols + x0) * stride, low, high);
+        Lanes choice_low{}, choice_high{};
+        auto fold = [&]<bool kRecord>(int offset_index, std::size_t cell) {
+          Lanes v_low, v_high;
+          load(cell, v_low, v_high);
+          const auto better_low = v_low > low, better_high = v_high > high;
           if constexpr (kRecord) {
-            if (O::takes_second(run[k], v, kMover == kDavid)) chosen[k] = i;
+            const double at = offset_index;
+            choice_low = better_low ? Lanes{at, at} : choice_low;
+            choice_high = better_high ? Lanes{at, at} : choice_high;
           }
-          run[k] = kMover == kDavid ? O::david(run[k], v) : O::goliath(run[k], v);
+          low = better_low ? v_low : low;
+          high = better_high ? v_high : high;
+        };
+        for (int a = 0; a <= max_allowance; ++a) {
+          const int end = within[static_cast<std::size_t>(std::min(a, 12))];
+          if (recording) {
+            visit(end, [&](int at, std::size_t cell) { fold.template operator()<true>(at, cell); });
+            for (std::size_t k = 0; k < 2; ++k) {
+              record[k][a] = static_cast<std::uint16_t>(choice_low[k]);
+              record[k + 2][a] = static_cast<std::uint16_t>(choice_high[k]);
+            }
+          } else {
+            visit(end,
+                  [&](int at, std::size_t cell) { fold.template operator()<false>(at, cell); });
+          }
+          for (std::size_t k = 0; k < 2; ++k) {
+            best[k][a] = low[k];
+            best[k + 2][a] = high[k];
+          }
         }
+        return;
+      }
+    }
+    // The running bests and choices are locals and the streams are unrolled, so they stay in
+    // registers and a choice is a conditional move, not a branch (a recording scan used to cost
+    // twice a plain one).
+    std::array<T, N> run;
+    std::array<int, N> chosen{};
+    for (std::size_t k = 0; k < N; ++k) run[k] = leaf_at(k, x0, y0);
+    auto fold = [&]<bool kRecord>(int offset_index, std::size_t cell) {
+#pragma GCC unroll 4
+      for (std::size_t k = 0; k < N; ++k) {
+        const T v = leaf_of_cell(k, cell);
+        if constexpr (kRecord) {
+          chosen[k] = O::takes_second(run[k], v, kMover == kDavid) ? offset_index : chosen[k];
+        }
+        run[k] = kMover == kDavid ? O::david(run[k], v) : O::goliath(run[k], v);
       }
     };
     for (int a = 0; a <= max_allowance; ++a) {
       const int end = within[static_cast<std::size_t>(std::min(a, 12))];
-      if (mode == Destinations::kRecord) {
-        scan.template operator()<true>(end);
+      if (recording) {
+        visit(end, [&](int at, std::size_t cell) { fold.template operator()<true>(at, cell); });
         for (std::size_t k = 0; k < N; ++k) record[k][a] = static_cast<std::uint16_t>(chosen[k]);
       } else {
-        scan.template operator()<false>(end);
+        visit(end, [&](int at, std::size_t cell) { fold.template operator()<false>(at, cell); });
       }
       for (std::size_t k = 0; k < N; ++k) best[k][a] = run[k];
     }
@@ -793,6 +905,8 @@ class TurnEvaluator {
   const double* free_guide_t_ = nullptr;
   const double* eval_t_ = nullptr;
   int transposed_layer_ = -1;
+  double* packed_ = nullptr;
+  int packed_layer_ = -1;
   Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
 };
 
@@ -844,10 +958,13 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
                   bool goliath_only = false, const double* floor = nullptr,
                   float* last_change = nullptr) {
   SweepResult total;
-  const auto& pairs = geo.canonical_pairs;
   const std::size_t npairs = geo.index.pairs();
   for (const bool david : {true, false}) {
     if (goliath_only && david) continue;
+    // Results do not depend on the order within a group (a state reads its own side only at its
+    // own pair), so each group runs in the order that keeps its disc's leaves in cache.
+    const auto& pairs = david ? geo.canonical_pairs : geo.goliath_group_order;
+    if (david) ev.refresh_packed_leaves();
     SweepResult part = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, pairs.size(), 256), SweepResult{},
         [&](const tbb::blocked_range<std::size_t>& range, SweepResult acc) {
@@ -1031,25 +1148,36 @@ void extrapolate(const Geometry& geo, double* values, double* transposed,
 template <Mode M>
 std::size_t mark_unsupported(const Geometry& geo, const TurnEvaluator<M>& ev, const double* values,
                              int layer, double continuation, std::vector<std::uint8_t>& marks) {
-  const auto& pairs = geo.canonical_pairs;
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
-      [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
-        typename TurnEvaluator<M>::MoveDiscs discs;
-        for (std::size_t k = range.begin(); k != range.end(); ++k) {
-          ev.david_move_discs(pairs[k], layer, discs);
-          ev.goliath_move_discs(pairs[k], layer, discs);
-          for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
-            const double x = values[geo.index.at(layer, slot, pairs[k])];
-            const auto tx = ev.state_value(layer, slot, pairs[k], discs.of(slot));
-            const bool fails = continuation * Ops<M>::e(tx) < x;
-            marks[geo.index.at(0, slot, pairs[k])] = fails;
-            count += fails;
+  ev.refresh_packed_leaves();
+  std::size_t failures = 0;
+  // Each side's states in its sweep order (see sweep), so its discs read from cache.
+  for (const bool david : {true, false}) {
+    const auto& pairs = david ? geo.canonical_pairs : geo.goliath_group_order;
+    failures += tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
+        [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
+          typename TurnEvaluator<M>::MoveDiscs discs;
+          for (std::size_t k = range.begin(); k != range.end(); ++k) {
+            auto check = [&](int slot) {
+              const double x = values[geo.index.at(layer, slot, pairs[k])];
+              const auto tx = ev.state_value(layer, slot, pairs[k], discs.of(slot));
+              const bool fails = continuation * Ops<M>::e(tx) < x;
+              marks[geo.index.at(0, slot, pairs[k])] = fails;
+              count += fails;
+            };
+            if (david) {
+              ev.david_move_discs(pairs[k], layer, discs);
+              for (int slot : kDavidSlots) check(slot);
+            } else {
+              ev.goliath_move_discs(pairs[k], layer, discs);
+              for (int slot : kGoliathSlots) check(slot);
+            }
           }
-        }
-        return count;
-      },
-      std::plus<>());
+          return count;
+        },
+        std::plus<>());
+  }
+  return failures;
 }
 
 // A layer's values and the transposed copy of its David slots, kept to undo an extrapolation.
@@ -1466,6 +1594,11 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
       }
     }
     ev.set_transposed(M == Mode::kOptimal ? eval_t.data() : guide_t.data(), eval_t.data(), layer);
+    std::vector<double> packed;
+    if constexpr (M == Mode::kOptimal) {
+      packed.resize(TurnEvaluator<M>::kPackedStreams * npairs);
+      ev.set_packed_leaves(packed.data(), layer);
+    }
     std::vector<typename Ops<M>::T> cache;
     if (layer >= 3) {
       cache = fill_cache(geo, ev, layer);
