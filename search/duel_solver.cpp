@@ -183,14 +183,16 @@ struct Geometry {
   }
 
   // Position of (David slot, pair) in a transposed copy: the four David slots of a pair side by
-  // side, then Goliath's point, then David's.  A Goliath move's streams (with and without the
-  // stone) then share a cache line at every destination.
+  // side, then Goliath's point, then David's.  The slots go in the order 0, 2, 1, 3, so the two
+  // that a Goliath move leads to (David without and with the stone, Goliath fit: slots 0 and 2)
+  // are adjacent and his disc folds both streams with one load per destination.
   static constexpr std::size_t kTransposedSlots = 4;
   std::size_t transposed(int slot, std::size_t pair) const {
+    constexpr std::array<std::size_t, kTransposedSlots> kPosition = {0, 2, 1, 3};
     const std::size_t nd = static_cast<std::size_t>(points[kDavid]);
     return ((pair % nd) * static_cast<std::size_t>(points[kGoliath]) + pair / nd) *
                kTransposedSlots +
-           static_cast<std::size_t>(slot);
+           kPosition[static_cast<std::size_t>(slot)];
   }
 
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step, without the division of
@@ -539,47 +541,46 @@ class TurnEvaluator {
       }
     };
     const bool recording = mode == Destinations::kRecord;
-    if constexpr (M == Mode::kOptimal && kMover == kDavid && N == kPackedStreams) {
-      if (packed) {
-        // The four streams of a destination are adjacent: two SSE2 lanes of two doubles each,
-        // one compare and one max per lane, and the choice a masked select.
+    // Streams whose leaves lie side by side (David's packed copy; Goliath's two streams in the
+    // transposed copy) are folded two at a time in SSE2 lanes: one load, one compare and one
+    // max or min per lane, and the choice a masked select.
+    bool adjacent = true;
+    for (std::size_t k = 1; k < N; ++k) adjacent = adjacent && offset[k] == offset[0] + k;
+    if constexpr (M == Mode::kOptimal && N % 2 == 0) {
+      if (adjacent) {
         using Lanes = double __attribute__((vector_size(16)));
+        constexpr std::size_t kLanes = N / 2;
         const double* leaves = source + offset[0];
-        auto load = [leaves](std::size_t cell, Lanes& low, Lanes& high) {
-          std::memcpy(&low, leaves + cell, sizeof low);
-          std::memcpy(&high, leaves + cell + 2, sizeof high);
+        std::array<Lanes, kLanes> run, choice{};
+        auto load = [leaves](std::size_t cell, std::size_t lane) {
+          Lanes v;
+          std::memcpy(&v, leaves + cell + 2 * lane, sizeof v);
+          return v;
         };
-        Lanes low, high;
-        load(static_cast<std::size_t>(y0 * cols + x0) * stride, low, high);
-        Lanes choice_low{}, choice_high{};
+        for (std::size_t l = 0; l < kLanes; ++l)
+          run[l] = load(static_cast<std::size_t>(y0 * cols + x0) * stride, l);
         auto fold = [&]<bool kRecord>(int offset_index, std::size_t cell) {
-          Lanes v_low, v_high;
-          load(cell, v_low, v_high);
-          const auto better_low = v_low > low, better_high = v_high > high;
-          if constexpr (kRecord) {
-            const double at = offset_index;
-            choice_low = better_low ? Lanes{at, at} : choice_low;
-            choice_high = better_high ? Lanes{at, at} : choice_high;
+          for (std::size_t l = 0; l < kLanes; ++l) {
+            const Lanes v = load(cell, l);
+            const auto takes = kMover == kDavid ? v > run[l] : v < run[l];
+            if constexpr (kRecord) {
+              const double at = offset_index;
+              choice[l] = takes ? Lanes{at, at} : choice[l];
+            }
+            run[l] = takes ? v : run[l];
           }
-          low = better_low ? v_low : low;
-          high = better_high ? v_high : high;
         };
         for (int a = 0; a <= max_allowance; ++a) {
           const int end = within[static_cast<std::size_t>(std::min(a, 12))];
           if (recording) {
             visit(end, [&](int at, std::size_t cell) { fold.template operator()<true>(at, cell); });
-            for (std::size_t k = 0; k < 2; ++k) {
-              record[k][a] = static_cast<std::uint16_t>(choice_low[k]);
-              record[k + 2][a] = static_cast<std::uint16_t>(choice_high[k]);
-            }
+            for (std::size_t k = 0; k < N; ++k)
+              record[k][a] = static_cast<std::uint16_t>(choice[k / 2][k % 2]);
           } else {
             visit(end,
                   [&](int at, std::size_t cell) { fold.template operator()<false>(at, cell); });
           }
-          for (std::size_t k = 0; k < 2; ++k) {
-            best[k][a] = low[k];
-            best[k + 2][a] = high[k];
-          }
+          for (std::size_t k = 0; k < N; ++k) best[k][a] = run[k / 2][k % 2];
         }
         return;
       }
