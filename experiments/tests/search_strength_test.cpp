@@ -43,12 +43,15 @@ TEST(PigStrengthStudy, ExpectimaxBeatsHoldTwenty) {
   EXPECT_GT(r.win_rate(0), 0.52);
 }
 
-TEST(DuelStrengthStudy, MctsDavidBeatsRandomGoliath) {
+// MCTS with 2,000 simulations as David against a random Goliath wins about half the games:
+// measured 53.5% over these 400 games (95% interval 48.6% to 58.3%; 52% and 48% over 100 games of
+// other seeds), so a threshold of 50% was a coin flip.  0.46 is 3 sd (0.025) below; that MCTS
+// does far better than a random David is pinned by the default suite (match_strength_test.cpp).
+// A clear margin over the random Goliath needs more than 2,000 simulations (docs/search.md).
+TEST(DuelStrengthStudy, MctsDavidWinsAboutHalfAgainstRandomGoliath) {
   const duel::DuelGame game;
-  const MatchResult r = run_match(game, {"mcts:iterations=2000", "random"}, games(100, 77));
-  // Measured: 52% with this seed (65% in a 20-game run of seed 1); sd 0.05 over 100 games.  A
-  // clear margin needs more than 2,000 simulations (see docs/search.md).
-  EXPECT_GT(r.win_rate(0), 0.5);
+  const MatchResult r = run_match(game, {"mcts:iterations=2000", "random"}, games(400, 101));
+  EXPECT_GT(r.win_rate(0), 0.46);
 }
 
 TEST(DuelStrengthStudy, MctsGoliathBeatsHeuristicDavid) {
