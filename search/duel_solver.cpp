@@ -544,9 +544,9 @@ class TurnEvaluator {
     // Streams whose leaves lie side by side (David's packed copy; Goliath's two streams in the
     // transposed copy) are folded two at a time in SSE2 lanes: one load, one compare and one
     // max or min per lane, and the choice a masked select.
-    bool adjacent = true;
-    for (std::size_t k = 1; k < N; ++k) adjacent = adjacent && offset[k] == offset[0] + k;
     if constexpr (M == Mode::kOptimal && N % 2 == 0) {
+      bool adjacent = true;
+      for (std::size_t k = 1; k < N; ++k) adjacent = adjacent && offset[k] == offset[0] + k;
       if (adjacent) {
         using Lanes = double __attribute__((vector_size(16)));
         constexpr std::size_t kLanes = N / 2;
@@ -951,6 +951,42 @@ inline void store(const Geometry& geo, double* values, double* transposed, int l
 // rounding, and it keeps the property exact in floating point.
 enum class Clamp { kNone, kNoLower, kNoRaise };
 
+// Calls visit(slot, pair, discs, acc) at every computed state of a layer in the order of a sweep:
+// David's group, then Goliath's (only Goliath's when goliath_only), each pair by pair in parallel,
+// and reduces the accumulators with `combine`.  A side's discs read only the other side's slots,
+// which its group does not change, so they are computed once per pair; and since a state reads
+// its own side only at its own pair, results do not depend on the order within a group, so each
+// group runs in the order that keeps its discs' leaves in cache.
+template <Mode M, class Acc, class Visit, class Combine>
+Acc reduce_by_group(const Geometry& geo, const TurnEvaluator<M>& ev, int layer, bool goliath_only,
+                    Acc zero, const Visit& visit, const Combine& combine) {
+  Acc total = zero;
+  for (const bool david : {true, false}) {
+    if (goliath_only && david) continue;
+    const auto& pairs = david ? geo.canonical_pairs : geo.goliath_group_order;
+    if (david) ev.refresh_packed_leaves();
+    const Acc part = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, pairs.size(), 256), zero,
+        [&](const tbb::blocked_range<std::size_t>& range, Acc acc) {
+          typename TurnEvaluator<M>::MoveDiscs discs;
+          for (std::size_t k = range.begin(); k != range.end(); ++k) {
+            const std::size_t p = pairs[k];
+            if (david) {
+              ev.david_move_discs(p, layer, discs);
+              for (int slot : kDavidSlots) visit(slot, p, discs, acc);
+            } else {
+              ev.goliath_move_discs(p, layer, discs);
+              for (int slot : kGoliathSlots) visit(slot, p, discs, acc);
+            }
+          }
+          return acc;
+        },
+        combine);
+    total = combine(total, part);
+  }
+  return total;
+}
+
 // One Gauss-Seidel sweep of a layer.  `change`, when given, receives new - old of every computed
 // David state (indexed slot * pairs + pair) for the extrapolation.
 template <Mode M>
@@ -958,54 +994,29 @@ SweepResult sweep(const Geometry& geo, const TurnEvaluator<M>& ev, double* value
                   double* transposed, double* change, int layer, double continuation, Clamp clamp,
                   bool goliath_only = false, const double* floor = nullptr,
                   float* last_change = nullptr) {
-  SweepResult total;
   const std::size_t npairs = geo.index.pairs();
-  for (const bool david : {true, false}) {
-    if (goliath_only && david) continue;
-    // Results do not depend on the order within a group (a state reads its own side only at its
-    // own pair), so each group runs in the order that keeps its disc's leaves in cache.
-    const auto& pairs = david ? geo.canonical_pairs : geo.goliath_group_order;
-    if (david) ev.refresh_packed_leaves();
-    SweepResult part = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, pairs.size(), 256), SweepResult{},
-        [&](const tbb::blocked_range<std::size_t>& range, SweepResult acc) {
-          typename TurnEvaluator<M>::MoveDiscs discs;
-          for (std::size_t k = range.begin(); k != range.end(); ++k) {
-            const std::size_t p = pairs[k];
-            const std::size_t mirror = geo.index.mirror(p);
-            auto update = [&](int slot) {
-              const double old = values[geo.index.at(layer, slot, p)];
-              double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, discs.of(slot)));
-              if (clamp == Clamp::kNoLower) v = std::max(v, old);
-              if (clamp == Clamp::kNoRaise) v = std::min(v, old);
-              if (floor != nullptr) v = std::max(v, floor[geo.index.at(0, slot, p)]);
-              acc.max_change = std::max(acc.max_change, std::abs(v - old));
-              acc.max_increase = std::max(acc.max_increase, v - old);
-              acc.max_decrease = std::max(acc.max_decrease, old - v);
-              if (change != nullptr && slot < 4)
-                change[static_cast<std::size_t>(slot) * npairs + p] = v - old;
-              if (last_change != nullptr) {
-                const float d = static_cast<float>(std::abs(v - old));
-                last_change[geo.index.at(layer, slot, p)] = d;
-                last_change[geo.index.at(layer, slot, mirror)] = d;
-              }
-              store(geo, values, transposed, layer, slot, p, mirror, v);
-            };
-            // A side's discs read only the other side's slots, which its group does not change.
-            if (david) {
-              ev.david_move_discs(p, layer, discs);
-              for (int slot : kDavidSlots) update(slot);
-            } else {
-              ev.goliath_move_discs(p, layer, discs);
-              for (int slot : kGoliathSlots) update(slot);
-            }
-          }
-          return acc;
-        },
-        [](const SweepResult& a, const SweepResult& b) { return a.combine(b); });
-    total = total.combine(part);
-  }
-  return total;
+  auto update = [&](int slot, std::size_t p, const typename TurnEvaluator<M>::MoveDiscs& discs,
+                    SweepResult& acc) {
+    const std::size_t mirror = geo.index.mirror(p);
+    const double old = values[geo.index.at(layer, slot, p)];
+    double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, discs.of(slot)));
+    if (clamp == Clamp::kNoLower) v = std::max(v, old);
+    if (clamp == Clamp::kNoRaise) v = std::min(v, old);
+    if (floor != nullptr) v = std::max(v, floor[geo.index.at(0, slot, p)]);
+    acc.max_change = std::max(acc.max_change, std::abs(v - old));
+    acc.max_increase = std::max(acc.max_increase, v - old);
+    acc.max_decrease = std::max(acc.max_decrease, old - v);
+    if (change != nullptr && slot < 4)
+      change[static_cast<std::size_t>(slot) * npairs + p] = v - old;
+    if (last_change != nullptr) {
+      const float d = static_cast<float>(std::abs(v - old));
+      last_change[geo.index.at(layer, slot, p)] = d;
+      last_change[geo.index.at(layer, slot, mirror)] = d;
+    }
+    store(geo, values, transposed, layer, slot, p, mirror, v);
+  };
+  return reduce_by_group(geo, ev, layer, goliath_only, SweepResult{}, update,
+                         [](const SweepResult& a, const SweepResult& b) { return a.combine(b); });
 }
 
 // Reduced-rank extrapolation (RRE) over David's values of a layer (slots 0-3; Goliath's values are
@@ -1149,36 +1160,14 @@ void extrapolate(const Geometry& geo, double* values, double* transposed,
 template <Mode M>
 std::size_t mark_unsupported(const Geometry& geo, const TurnEvaluator<M>& ev, const double* values,
                              int layer, double continuation, std::vector<std::uint8_t>& marks) {
-  ev.refresh_packed_leaves();
-  std::size_t failures = 0;
-  // Each side's states in its sweep order (see sweep), so its discs read from cache.
-  for (const bool david : {true, false}) {
-    const auto& pairs = david ? geo.canonical_pairs : geo.goliath_group_order;
-    failures += tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, pairs.size(), 256), std::size_t{0},
-        [&](const tbb::blocked_range<std::size_t>& range, std::size_t count) {
-          typename TurnEvaluator<M>::MoveDiscs discs;
-          for (std::size_t k = range.begin(); k != range.end(); ++k) {
-            auto check = [&](int slot) {
-              const double x = values[geo.index.at(layer, slot, pairs[k])];
-              const auto tx = ev.state_value(layer, slot, pairs[k], discs.of(slot));
-              const bool fails = continuation * Ops<M>::e(tx) < x;
-              marks[geo.index.at(0, slot, pairs[k])] = fails;
-              count += fails;
-            };
-            if (david) {
-              ev.david_move_discs(pairs[k], layer, discs);
-              for (int slot : kDavidSlots) check(slot);
-            } else {
-              ev.goliath_move_discs(pairs[k], layer, discs);
-              for (int slot : kGoliathSlots) check(slot);
-            }
-          }
-          return count;
-        },
-        std::plus<>());
-  }
-  return failures;
+  auto check = [&](int slot, std::size_t p, const typename TurnEvaluator<M>::MoveDiscs& discs,
+                   std::size_t& count) {
+    const double x = values[geo.index.at(layer, slot, p)];
+    const bool fails = continuation * Ops<M>::e(ev.state_value(layer, slot, p, discs.of(slot))) < x;
+    marks[geo.index.at(0, slot, p)] = fails;
+    count += fails;
+  };
+  return reduce_by_group(geo, ev, layer, false, std::size_t{0}, check, std::plus<>());
 }
 
 // A layer's values and the transposed copy of its David slots, kept to undo an extrapolation.
