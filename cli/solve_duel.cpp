@@ -116,7 +116,7 @@ void configure_solve_duel(CLI::App& sub) {
                  "Stop a layer's iteration when no value moves by more than this")
       ->check(CLI::Range(1e-15, 1e-3));
   sub.add_option("--improvements", command->improvements,
-                 "At most this many strategy-improvement steps after the solve (0: none)")
+                 "At most this many strategy-improvement steps per layer after its solve (0: none)")
       ->check(CLI::Range(0, 100));
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");

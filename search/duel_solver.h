@@ -54,10 +54,10 @@ struct SolverOptions {
   // bound and still leaves a pre-fixed point: it tightens until a sweep lowers no value by more
   // than rounding, for at most this many sweeps per layer.
   int upper_tightening_sweeps = 100;
-  // After the solve, strategy improvement: at most this many times, the values become those of
-  // David's policy greedy on them against Goliath's best response (0: off).  From a loosely
-  // converged solve it reaches the value in a few steps (see docs/solver.md); from a tightly
-  // converged one it only confirms it, at the cost of two best responses.
+  // After each layer's solve, strategy improvement: at most this many times per layer, the
+  // layer's values become those of David's policy greedy on them against Goliath's best response
+  // (0: off).  From a loosely converged solve it reaches the value in a few steps (see
+  // docs/solver.md); from a tightly converged one its first step only confirms it.
   int policy_improvements = 0;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
@@ -98,7 +98,7 @@ struct SolveSummary {
   std::uint64_t canonical_states = 0;  // after the left-right symmetry
   int layers = 0;
   int sweeps = 0;        // all passes (a GMRES product counts as a sweep)
-  int improvements = 0;  // strategy-improvement steps run
+  int improvements = 0;  // strategy-improvement steps run by the layer that ran the most
   double seconds = 0;
   std::uint64_t peak_memory_bytes = 0;
   int threads = 0;
