@@ -412,8 +412,8 @@ TEST(DuelSolver, ALooseToleranceGivesAWiderBracketThatStillHoldsTheValue) {
 }
 
 // Strategy improvement from a loose solve: each step is the value of David's greedy policy against
-// Goliath's best response, so it rises and stays below the value; within a few steps it reaches
-// the fully converged solve's values, and the bracket is as tight as the tight solve's.
+// Goliath's best response, so it rises and stays below the value; within a few steps per layer it
+// reaches the fully converged solve's values, and the bracket is as tight as the tight solve's.
 TEST(DuelSolver, StrategyImprovementFromALooseSolveReachesTheConvergedValue) {
   DuelRules rules = small_rules();
   rules.board_cm = 20;
@@ -429,6 +429,20 @@ TEST(DuelSolver, StrategyImprovementFromALooseSolveReachesTheConvergedValue) {
   EXPECT_LT(b.improvements, loose.policy_improvements);  // it stopped: converged
   EXPECT_EQ(c.improvements, 0);
   for (const PassReport& p : b.passes) EXPECT_TRUE(p.certified) << p.pass << " " << p.layer;
+  // Every layer's improvement converged (|T x - x| <= 1e-13) and left a sub-solution up to the
+  // rounding of its last evaluation, which the lower pass absorbs in a few sweeps.
+  int improved_layers = 0;
+  for (const PassReport& p : b.passes) {
+    if (p.pass == "improve") {
+      ++improved_layers;
+      ASSERT_FALSE(p.max_change.empty());
+      EXPECT_LE(p.max_change.back(), 1e-13) << p.layer;
+    }
+    if (p.pass == "lower") {
+      EXPECT_LE(p.sweeps, 3) << p.layer;
+    }
+  }
+  EXPECT_EQ(improved_layers, 6);
   EXPECT_NEAR(b.lower_bound, a.lower_bound, 1e-12);
   EXPECT_NEAR(b.lower_bound_without_god, a.lower_bound_without_god, 1e-12);
   EXPECT_LE(b.upper_bound - b.lower_bound, 1e-7);
