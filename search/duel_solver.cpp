@@ -1505,9 +1505,12 @@ constexpr double kEvaluationTarget = 1e-9;
 // round evaluates the pair of policies by GMRES and makes Goliath greedy on the result).  Why it
 // is safe: x <= T x = T_sigma x, so x lies below sigma's value against any Goliath, and that value
 // lies below the game's; sigma's value v also satisfies v = T_sigma v <= T v, so every step
-// leaves a sub-solution that the lower pass certifies in one sweep.  Why it is fast where value
-// iteration crawls: a stand-off that value iteration crosses one turn a sweep is a few slow
-// eigenvalues of a fixed pair of policies, which GMRES removes in a few products.
+// leaves a sub-solution (up to the rounding of its last evaluation, which the lower pass absorbs
+// in a sweep or two).  A response that does not settle within kResponseRounds is not Goliath's
+// best, and its value could lie above the game's: the step is undone and the layer's improvement
+// ends there.  Why it is fast where value iteration crawls: a stand-off that value iteration
+// crosses one turn a sweep is a few slow eigenvalues of a fixed pair of policies, which GMRES
+// removes in a few products.
 //
 // The round's evaluation starts from the current values (the discounted system has one solution)
 // and is inexact far from the solution (PolicyEvaluation::set_forcing): only the policies it
@@ -1535,6 +1538,7 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
     std::copy(x.begin() + begin, x.begin() + end, sigma.begin() + begin);
     int products = 0, rounds = 0;
     double start_residual = 0;
+    bool settled = false;
     for (int round = 0; round < kResponseRounds; ++round) {
       const auto r =
           evaluation.solve(sigma.data(), x.data(), x.data(), Triple{1, 1, 1}, Triple{0, 0, 0},
@@ -1542,12 +1546,21 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
       products += r.products + 1;
       ++rounds;
       if (round == 0) start_residual = r.max_residual;
-      if (r.max_residual <= kStrategyConverged) break;  // Goliath's response has settled
+      if (r.max_residual <= kStrategyConverged) {  // Goliath's response has settled
+        settled = true;
+        break;
+      }
     }
     report.certified = start_residual <= kStrategyConverged;
     report.sweeps += products;
     report.rounds += rounds;
     report.max_change.push_back(start_residual);
+    if (!settled) {  // sigma still holds the values at the start of the step
+      std::copy(sigma.begin() + begin, sigma.begin() + end, x.begin() + begin);
+      if (options.log) options.log("  improve: Goliath's response did not settle; step undone");
+      ++steps;
+      break;
+    }
     if (options.log) {
       char line[200];
       std::snprintf(line, sizeof(line),
