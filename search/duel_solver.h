@@ -59,6 +59,8 @@ struct SolverOptions {
   // (0: off).  From a loosely converged solve it reaches the value in a few steps (see
   // docs/solver.md); from a tightly converged one its first step only confirms it.
   int policy_improvements = 0;
+  // Gauss-Seidel sweeps of the solve between two strategy-improvement steps (docs/solver.md).
+  int improvement_sweeps = 10;
   bool nontermination = true;  // also bound the probability that optimal play never ends
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
