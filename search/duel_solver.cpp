@@ -1748,7 +1748,8 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
       ++steps;
       break;
     }
-    if (options.improvement_sweeps > 0 && !report.certified) {
+    // (not after the last step: its values would only be swept, not improved)
+    if (options.improvement_sweeps > 0 && !report.certified && steps + 1 < max_steps) {
       SolveSummary scratch;
       SolverOptions quiet = options;
       quiet.log = {};
