@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -227,7 +228,10 @@ int faces_at_least(int value) {
 // kOptimal: both sides choose on the values.  kBothFixed: both sides' choices are fixed by a guide.
 // kDavidFixed: David's choices are fixed by a guide, Goliath chooses on his own guide (his best
 // response, see improve_layer).
-enum class Mode { kOptimal, kBothFixed, kDavidFixed };
+// kLinearForm: each state's turn as a linear form of the layer's values, every choice replayed
+// from the records and the tape that a sweep of a fixed mode left (PolicyEvaluation compiles
+// its operator with it).
+enum class Mode { kOptimal, kBothFixed, kDavidFixed, kLinearForm };
 
 struct Pair {
   double g, e;
@@ -274,6 +278,63 @@ struct Ops<Mode::kDavidFixed> {
   static double e(T v) { return v.e; }
   static bool takes_second(T x, T y, bool david) { return david ? y.a > x.a : y.b < x.b; }
 };
+// sum w_k v[col_k] over the layer's canonical states (col = canonical position * kSlots + slot);
+// values outside the layer and the wins are constants, which a linear form leaves out.  Copies
+// move only the terms in use.
+struct LinearForm {
+  static constexpr int kTerms = 24;
+  int n = 0;
+  std::uint32_t col[kTerms];
+  double w[kTerms];
+  LinearForm() {}
+  LinearForm(const LinearForm& o) { *this = o; }
+  LinearForm& operator=(const LinearForm& o) {
+    n = o.n;
+    for (int k = 0; k < n && k < kTerms; ++k) {
+      col[k] = o.col[k];
+      w[k] = o.w[k];
+    }
+    return *this;
+  }
+  void add(std::uint32_t c, double weight) {
+    for (int k = 0; k < n; ++k) {
+      if (col[k] == c) {
+        w[k] += weight;
+        return;
+      }
+    }
+    if (n == kTerms) throw std::logic_error("duel solver: a turn reads too many states");
+    col[n] = c;
+    w[n] = weight;
+    ++n;
+  }
+};
+inline LinearForm operator+(LinearForm a, const LinearForm& b) {
+  for (int k = 0; k < b.n; ++k) a.add(b.col[k], b.w[k]);
+  return a;
+}
+inline LinearForm operator*(double s, LinearForm a) {
+  for (int k = 0; k < a.n; ++k) a.w[k] *= s;
+  return a;
+}
+template <>
+struct Ops<Mode::kLinearForm> {  // (choices come from the tape and the records: none is made)
+  using T = LinearForm;
+  static T david(T a, T) { return a; }
+  static T goliath(T a, T) { return a; }
+  static double e(const T&) { return 0; }
+  static bool takes_second(const T&, const T&, bool) { return false; }
+};
+
+// The choices of one state's turn (outside the movement discs, which have their own records),
+// one bit each, in the order the turn makes them: at most about 100 (a God layer's melee).
+constexpr std::size_t kTapeWords = 2;
+struct TapeCursor {
+  std::uint64_t* words = nullptr;
+  unsigned bit = 0;
+};
+thread_local TapeCursor tape_cursor;
+
 template <>
 struct Ops<Mode::kOptimal> {
   using T = double;
@@ -306,9 +367,12 @@ class TurnEvaluator {
   // Destination records (see DestinationMode): per (slot, pair) of the layer being swept, the
   // offset index of the chosen destination for each allowance.
   enum class Destinations : std::uint8_t { kFull, kRecord, kReplay };
-  void set_destinations(std::uint16_t* records, int layer, Destinations david,
-                        Destinations goliath) {
+  // `cross`, when given, holds the destinations of David's flight in Goliath's turn (per
+  // Goliath slot without and with David's stone, and pair).
+  void set_destinations(std::uint16_t* records, int layer, Destinations david, Destinations goliath,
+                        std::uint16_t* cross = nullptr) {
     records_ = records;
+    cross_records_ = cross;
     records_layer_ = layer;
     destinations_[kDavid] = david;
     destinations_[kGoliath] = goliath;
@@ -359,8 +423,52 @@ class TurnEvaluator {
     cache_layer_ = layer;
   }
 
+  // The choice tape (kTapeWords per state of the layer being swept, indexed slot * pairs +
+  // pair): a fixed mode records it (each sweep's state_value overwrites its state's), the linear
+  // form mode replays it.
+  void set_tape(std::uint64_t* tape) { tape_ = tape; }
+  // Linear form mode: the layer whose values are the form's variables, and each pair's canonical
+  // position (a pair and its mirror image share one).
+  void set_form_layer(int layer, const std::uint32_t* canonical_position) {
+    form_layer_begin_ = geo_.index.at(layer, 0, 0);
+    form_layer_end_ = geo_.index.at(layer + 1, 0, 0);
+    canonical_position_ = canonical_position;
+  }
+
+  // The choice of `chooser` between a (listed first: it wins ties) and b.  The turn functions
+  // make every choice through here, each in its own statement or as an argument, so the order
+  // of the choices is the same in every mode.
+  T choose(Side chooser, T a, T b) const {
+    if constexpr (M == Mode::kLinearForm) {
+      TapeCursor& c = tape_cursor;
+      const bool second = (c.words[c.bit >> 6] >> (c.bit & 63)) & 1;
+      ++c.bit;
+      return second ? b : a;
+    } else {
+      if constexpr (M != Mode::kOptimal) {
+        if (tape_ != nullptr) {
+          TapeCursor& c = tape_cursor;
+          if (c.bit >= 64 * kTapeWords) throw std::logic_error("duel solver: choice tape full");
+          if (O::takes_second(a, b, chooser == kDavid)) c.words[c.bit >> 6] |= 1ull << (c.bit & 63);
+          ++c.bit;
+        }
+      }
+      return chooser == kDavid ? O::david(a, b) : O::goliath(a, b);
+    }
+  }
+
   T read(std::size_t i) const {
-    if constexpr (M == Mode::kOptimal) {
+    if constexpr (M == Mode::kLinearForm) {
+      T form;
+      if (i >= form_layer_begin_ && i < form_layer_end_) {
+        const std::size_t offset = i - form_layer_begin_, npairs = geo_.index.pairs();
+        form.col[0] = canonical_position_[offset % npairs] * DuelIndex::kSlots +
+                      static_cast<std::uint32_t>(offset / npairs);
+        form.w[0] = 1;
+        form.n = 1;
+      }
+      return form;
+    } else if constexpr (M == Mode::kOptimal) {
       return eval_[i];
     } else if constexpr (kOneFixed) {
       return T{guide_[i], free_guide_[i], eval_[i]};
@@ -393,8 +501,10 @@ class TurnEvaluator {
 
   // A single die with David's God decision: accept (first option) or re-roll into the no-God
   // world, whose value is `reroll`.
-  static T god_die(double p_success, T success, T failure, T reroll) {
-    return p_success * O::david(success, reroll) + (1 - p_success) * O::david(failure, reroll);
+  T god_die(double p_success, T success, T failure, T reroll) const {
+    const T on_success = choose(kDavid, success, reroll);  // (in this order: see choose)
+    const T on_failure = choose(kDavid, failure, reroll);
+    return p_success * on_success + (1 - p_success) * on_failure;
   }
   static T plain_die(double p_success, T success, T failure) {
     return p_success * success + (1 - p_success) * failure;
@@ -436,9 +546,22 @@ class TurnEvaluator {
     const int layer = layer_of(flags[0]);
     // Only the moves of the side whose turn it is, in the layer being swept, are recorded: the
     // mover's state is then (slot, pair) of that layer.
+    // A fixed mode also records David's flight from a tied melee in Goliath's turn (David's
+    // choice, made from a Goliath state of the layer), so that a taped sweep can replay it.
+    const bool cross = kMover == kDavid && actor == kGoliath && cross_records_ != nullptr &&
+                       layer == records_layer_;
     const Destinations mode = (records_ != nullptr && layer == records_layer_ && actor == kMover)
                                   ? destinations_[kMover]
-                                  : Destinations::kFull;
+                              : cross ? destinations_[kGoliath]
+                                      : Destinations::kFull;
+    if constexpr (M == Mode::kLinearForm) {
+      // Only the discs of the layer's own states are recorded; any other leads to another
+      // layer, whose values are constants to the form.
+      if (mode == Destinations::kFull) {
+        for (std::size_t k = 0; k < N; ++k) std::fill(best[k], best[k] + max_allowance + 1, T{});
+        return;
+      }
+    }
     // Leaf (x, y) of the mover's lattice: for David, a run of the pair array (David's point
     // varies fastest); for Goliath, a run of the transposed copy when the leaves are David's
     // states of the layer being swept, else a strided read.
@@ -475,7 +598,10 @@ class TurnEvaluator {
       } else {
         offset[k] = base + david;
       }
-      if (mode != Destinations::kFull) {
+      if (mode != Destinations::kFull && cross) {
+        record[k] =
+            cross_records_ + ((f & kStone ? 1 : 0) * geo_.index.pairs() + pair) * std::size_t{13};
+      } else if (mode != Destinations::kFull) {
         const int mover_slot = actor == kDavid ? DuelIndex::david_slot(f & kStone, f & kDazed)
                                                : DuelIndex::goliath_slot(f & kStone, false, false);
         record[k] =
@@ -485,7 +611,9 @@ class TurnEvaluator {
     // The leaf of stream k at lattice cell `cell` (y * cols + x, times the stride).
     auto leaf_of_cell = [&](std::size_t k, std::size_t cell) -> T {
       const std::size_t i = offset[k] + cell;
-      if constexpr (M == Mode::kOptimal) {
+      if constexpr (M == Mode::kLinearForm) {
+        return read(i);  // (no transposed or packed copy in this mode)
+      } else if constexpr (M == Mode::kOptimal) {
         return source[i];
       } else if constexpr (kOneFixed) {
         return T{guide_source[i], free_guide_source[i], source[i]};
@@ -656,9 +784,9 @@ class TurnEvaluator {
       return sum;
     }
     const T reroll = no_god_david_move(pair, f, actor);
-    T sum = (1.0 / 6) * O::david(stay, reroll);
+    T sum = (1.0 / 6) * choose(kDavid, stay, reroll);
     for (int die = 1; die <= 5; ++die)
-      sum = sum + (1.0 / 6) * O::david(best[r_.david_move - die], reroll);
+      sum = sum + (1.0 / 6) * choose(kDavid, best[r_.david_move - die], reroll);
     return sum;
   }
   // The value of re-rolling David's movement: the same roll without God.  `move_best` is the disc
@@ -687,9 +815,9 @@ class TurnEvaluator {
       return sum;
     }
     const T reroll = no_god_goliath_move(pair, f);
-    T sum = (1.0 / 6) * O::david(best[std::max(0, base_move - 1)], reroll);
+    T sum = (1.0 / 6) * choose(kDavid, best[std::max(0, base_move - 1)], reroll);
     for (int die = 2; die <= 6; ++die) {
-      sum = sum + (1.0 / 6) * O::david(best[std::max(0, base_move - die)], reroll);
+      sum = sum + (1.0 / 6) * choose(kDavid, best[std::max(0, base_move - die)], reroll);
     }
     return sum;
   }
@@ -743,7 +871,7 @@ class TurnEvaluator {
     auto outcomes = [&](std::uint8_t flags, T tie_flee) {
       std::array<T, 3> o;  // David loses, tie, David wins
       o[0] = lose_;
-      o[1] = O::david(tie_flee, leaf_after(actor, pair, flags));
+      o[1] = choose(kDavid, tie_flee, leaf_after(actor, pair, flags));
       o[2] = leaf_after(actor, pair, static_cast<std::uint8_t>(flags | kDazed));
       return o;
     };
@@ -776,8 +904,9 @@ class TurnEvaluator {
     for (int d = 1; d <= 6; ++d) {
       for (int o = 1; o <= 6; ++o) {
         const T accept = with_god[static_cast<std::size_t>(sign[d][o] + 1)];
-        const T v = O::david(O::david(accept, reroll_david[static_cast<std::size_t>(o)]),
-                             reroll_goliath[static_cast<std::size_t>(d)]);
+        const T v =
+            choose(kDavid, choose(kDavid, accept, reroll_david[static_cast<std::size_t>(o)]),
+                   reroll_goliath[static_cast<std::size_t>(d)]);
         sum = sum + (1.0 / 36) * v;
       }
     }
@@ -791,7 +920,7 @@ class TurnEvaluator {
     T best{};
     bool have = false;
     auto consider = [&](T v) {
-      best = have ? O::david(best, v) : v;
+      best = have ? choose(kDavid, best, v) : v;
       have = true;
     };
     if (!contact) consider(david_move(pair, f, kDavid, move_best));
@@ -820,16 +949,28 @@ class TurnEvaluator {
       const double p = faces_at_most(geo_.cap_goliath[pair]) / 6.0;
       const std::uint8_t thrown = static_cast<std::uint8_t>(f & ~kJavelin);
       const T plain = plain_die(p, lose_, vd(pair, static_cast<std::uint8_t>(thrown & ~kGod)));
-      best = O::goliath(best, (f & kGod) ? god_die(p, lose_, vd(pair, thrown), plain) : plain);
+      best =
+          choose(kGoliath, best, (f & kGod) ? god_die(p, lose_, vd(pair, thrown), plain) : plain);
     }
-    if (contact) best = O::goliath(best, melee(pair, f, kGoliath));
+    if (contact) best = choose(kGoliath, best, melee(pair, f, kGoliath));
     if (f & kShield)
-      best = O::goliath(best, vd(pair, static_cast<std::uint8_t>(f & ~(kShield | kJavelin))));
+      best = choose(kGoliath, best, vd(pair, static_cast<std::uint8_t>(f & ~(kShield | kJavelin))));
     return best;
   }
 
   T state_value(int layer, int slot, std::size_t pair, const T* move_best = nullptr) const {
     const std::uint8_t f = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
+    if constexpr (M != Mode::kOptimal) {
+      if (tape_ != nullptr) {
+        std::uint64_t* words =
+            tape_ + (static_cast<std::size_t>(slot) * geo_.index.pairs() + pair) * kTapeWords;
+        if constexpr (M != Mode::kLinearForm) std::fill(words, words + kTapeWords, 0);
+        tape_cursor = {words, 0};
+        const T v = slot < 4 ? david_turn(pair, f, move_best) : goliath_turn(pair, f, move_best);
+        tape_cursor = {};
+        return v;
+      }
+    }
     return slot < 4 ? david_turn(pair, f, move_best) : goliath_turn(pair, f, move_best);
   }
 
@@ -873,7 +1014,9 @@ class TurnEvaluator {
 
  private:
   static T one() {
-    if constexpr (M == Mode::kOptimal) {
+    if constexpr (M == Mode::kLinearForm) {
+      return T{};
+    } else if constexpr (M == Mode::kOptimal) {
       return 1.0;
     } else if constexpr (kOneFixed) {
       return T{1.0, 1.0, 1.0};
@@ -892,11 +1035,15 @@ class TurnEvaluator {
   const T* cache_ = nullptr;
   int cache_layer_ = -1;
   std::uint16_t* records_ = nullptr;
+  std::uint16_t* cross_records_ = nullptr;
   int records_layer_ = -1;
   const double* guide_t_ = nullptr;
   const double* free_guide_t_ = nullptr;
   const double* eval_t_ = nullptr;
   int transposed_layer_ = -1;
+  std::uint64_t* tape_ = nullptr;
+  std::size_t form_layer_begin_ = 0, form_layer_end_ = 0;
+  const std::uint32_t* canonical_position_ = nullptr;
   double* packed_ = nullptr;
   int packed_layer_ = -1;
   Destinations destinations_[2] = {Destinations::kFull, Destinations::kFull};
@@ -1218,15 +1365,34 @@ std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvalua
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evaluation of fixed policies by GMRES (the termination pass).  With both sides' choices fixed
-// by a guide, one sweep of a layer is an affine map S(v) = L v + c of the layer's values, and the
-// policies' values solve (I - L) v = c.  Value iteration shrinks a stand-off's error by its small
-// chance of ending each sweep; GMRES, which needs only products L v (each one sweep replaying the
-// recorded choices), removes such slow modes in a few products each: a layer at pitch 2 is solved
-// to 1e-8 of its residual in 15 to 45 products instead of hundreds of sweeps.  Started from zero,
-// the Krylov vectors are zero on states from which the policies never end the game, so those
-// states get the least solution's zero.  Vectors hold the layer's canonical states, slot-minor;
-// reductions run over fixed blocks summed in order, so the result does not depend on the threads.
+// Evaluation of fixed policies by a Krylov method (the termination pass, strategy improvement).
+// With both sides' choices fixed by a guide, one sweep of a layer is an affine map
+// S(v) = L v + c of the layer's values, and the policies' values solve (I - L) v = c.  Value
+// iteration shrinks a stand-off's error by its small chance of ending each sweep; a Krylov
+// method, which needs only products L v, removes such slow modes in a few products each.
+// A sweep in a fixed mode records every choice of the pair of policies: the destinations, a tape
+// of the other choices (God decisions, actions) and David's flight from a tied melee in Goliath's
+// turn.  From them each state's turn is compiled once into a sparse row (a linear form of the
+// layer's canonical states: 5 to 20 terms), so a product reads each state's successors instead of
+// evaluating its turn again (at pitch 1: 15 ms instead of 175 ms).  Started from zero, the Krylov
+// vectors are zero on states from which the policies never end the game, so those states get the
+// least solution's zero.  Vectors hold the layer's canonical states, slot-minor; reductions run
+// over fixed blocks summed in order, so the result does not depend on the threads.
+// sum a[j] b[j] over [lo, hi) in a fixed order: eight interleaved partial sums (so the adds do
+// not wait on each other and the loop vectorises without reassociating), added at the end.
+inline double block_dot(const double* a, const double* b, std::size_t lo, std::size_t hi) {
+  constexpr std::size_t kWays = 8;
+  double part[kWays] = {};
+  std::size_t j = lo;
+  for (; j + kWays <= hi; j += kWays) {
+    for (std::size_t k = 0; k < kWays; ++k) part[k] += a[j + k] * b[j + k];
+  }
+  for (; j < hi; ++j) part[0] += a[j] * b[j];
+  double sum = 0;
+  for (double v : part) sum += v;
+  return sum;
+}
+
 template <Mode M>
 class PolicyEvaluation {
  public:
@@ -1241,20 +1407,32 @@ class PolicyEvaluation {
         work_t_(4 * geo.index.pairs(), 0.0),
         guide_t_(4 * geo.index.pairs(), 0.0),
         free_guide_t_(free_guide_size(geo), 0.0),
-        records_(geo.index.at(0, DuelIndex::kSlots, 0) * 13) {}
+        records_(geo.index.at(0, DuelIndex::kSlots, 0) * 13),
+        cross_records_(2 * geo.index.pairs() * 13),
+        tape_(geo.index.at(0, DuelIndex::kSlots, 0) * kTapeWords),
+        canonical_position_(geo.index.pairs(), 0) {
+    for (std::size_t k = 0; k < geo.canonical_pairs.size(); ++k) {
+      const std::size_t p = geo.canonical_pairs[k];
+      canonical_position_[p] = static_cast<std::uint32_t>(k);
+      canonical_position_[geo.index.mirror(p)] = static_cast<std::uint32_t>(k);
+    }
+  }
 
-  // Inexact policy iteration: the relative residual reduction asked of GMRES is at least
+  // Inexact policy iteration: the relative residual reduction asked of the solver is at least
   // kForcingScale times the start's largest residual (at most kForcingMax): far from the solution
   // a rough solve is enough to choose the next policies, near it the solve is as exact as asked.
   // At pitch 2 the first layer's strategy improvement took 911 products with it, 1,031 with a
   // forcing of 1 x the residual (at most 1e-2).
   static constexpr double kForcingScale = 100, kForcingMax = 0.1;
   void set_forcing(bool on) { forcing_ = on; }
+  // The next solves use the same guide for David as the last one (David-fixed mode): his
+  // destinations recorded then are replayed instead of chosen again.
+  void set_david_destinations_recorded(bool recorded) { david_recorded_ = recorded; }
 
   struct Result {
     int products = 0;         // products L v (one sweep each)
     double residual = 0;      // |S(v) - v| at the start (Euclidean, the layer's canonical states)
-    double reduction = 1;     // GMRES's final residual relative to it
+    double reduction = 1;     // the final (true) residual relative to it
     double max_residual = 0;  // max |S(v) - v| at the start
   };
 
@@ -1262,7 +1440,7 @@ class PolicyEvaluation {
   // policies, from its current values or from zero; the values are clamped to [0, 1].
   // `guide` fixes the choices of the fixed side(s), `free_guide` those of the free side (one-side
   // modes only).
-  // GMRES stops once its residual is `target` times the start's or at most `absolute`.
+  // The solver stops once its residual is `target` times the start's or at most `absolute`.
   Result solve(const double* guide, const double* free_guide, double* values, T win, T lose,
                bool from_zero, int max_products, double target, double absolute = 0) {
     Result result;
@@ -1291,26 +1469,35 @@ class PolicyEvaluation {
       cache = fill_cache(geo_, affine, layer_);
       affine.set_cache(cache.data(), layer_);
     }
-    affine.set_destinations(records_.data(), layer_, D::kRecord, D::kRecord);
+    // David's destinations depend only on his guide: once recorded for a guide they are replayed.
+    affine.set_destinations(records_.data(), layer_, david_recorded_ ? D::kReplay : D::kRecord,
+                            D::kRecord, cross_records_.data());
+    affine.set_tape(tape_.data());
     sweep(geo_, affine, work_.data(), work_t_.data(), nullptr, layer_, continuation_, Clamp::kNone);
     std::vector<double> r(n_);
     gather(work_.data(), r.data());
     for (std::size_t j = 0; j < n_; ++j) r[j] -= start[j];
-    // L: the same choices, nothing at the leaves, zero outside the layer.
-    std::fill(work_.begin(), work_.end(), 0.0);
-    TurnEvaluator<M> linear(geo_, guide, work_.data(), without_e(win), without_e(lose), free_guide);
-    linear.set_transposed(guide_t_.data(), work_t_.data(), layer_, free_t);
-    if (layer_ >= 3) {
-      for (T& c : cache) c.e = 0;
-      linear.set_cache(cache.data(), layer_);
-    }
-    linear.set_destinations(records_.data(), layer_, D::kReplay, D::kReplay);
+    // L, compiled: each state's turn as a linear form of the layer's states, with the choices
+    // this sweep recorded.  David's rows depend only on his choices, which a David guide kept
+    // from the last solve leaves as they were.
+    TurnEvaluator<Mode::kLinearForm> linear(geo_, nullptr, work_.data(), LinearForm{},
+                                            LinearForm{});
+    using LD = TurnEvaluator<Mode::kLinearForm>::Destinations;
+    linear.set_destinations(records_.data(), layer_, LD::kReplay, LD::kReplay,
+                            cross_records_.data());
+    linear.set_tape(tape_.data());
+    linear.set_form_layer(layer_, canonical_position_.data());
+    if (!david_recorded_ || david_rows_.empty()) compile(true, linear, david_rows_);
+    compile(false, linear, goliath_rows_);
     auto apply = [&](const std::vector<double>& v, std::vector<double>& out) {  // out = v - L v
-      scatter(v.data());
-      sweep(geo_, linear, work_.data(), work_t_.data(), nullptr, layer_, continuation_,
-            Clamp::kNone);
-      gather(work_.data(), out.data());
-      for (std::size_t j = 0; j < n_; ++j) out[j] = v[j] - out[j];
+      std::copy(v.begin(), v.end(), out.begin());
+      apply_rows(david_rows_, out.data());  // in place, in the order of a sweep (Gauss-Seidel)
+      apply_rows(goliath_rows_, out.data());
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t j = range.begin(); j != range.end(); ++j)
+                            out[j] = v[j] - out[j];
+                        });
       ++result.products;
     };
     std::vector<double> d(n_, 0.0);
@@ -1318,7 +1505,7 @@ class PolicyEvaluation {
     for (double v : r) result.max_residual = std::max(result.max_residual, std::abs(v));
     if (forcing_) target = std::clamp(kForcingScale * result.max_residual, target, kForcingMax);
     if (result.residual > 0 && result.residual > absolute) {
-      gmres(apply, r, d, max_products, std::max(target, absolute / result.residual), result);
+      bicgstab(apply, r, d, max_products, std::max(target, absolute / result.residual), result);
     }
     const auto& pairs = geo_.canonical_pairs;
     tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
@@ -1333,72 +1520,133 @@ class PolicyEvaluation {
   }
 
  private:
-  static constexpr int kBasis = 48;  // GMRES restarts when its basis is full
   static constexpr std::size_t kBlock = 4096;
 
   static std::size_t at(std::size_t k, int slot) {
     return k * DuelIndex::kSlots + static_cast<std::size_t>(slot);
   }
-  static T without_e(T v) {
-    v.e = 0;
-    return v;
+  // One chunk of a group's compiled rows: row i sets the canonical state target[i] to
+  // sum_e w[e] v[col[e]] over e in [begin[i], begin[i + 1]).
+  struct Rows {
+    std::vector<std::uint32_t> target, begin, col;
+    std::vector<double> w;
+  };
+  static constexpr std::size_t kChunkPairs = 256;
+
+  // Compiles one group (David's or Goliath's) of the layer, in the order of a sweep, in fixed
+  // chunks of pairs (so the rows, and the products, do not depend on the threads).
+  void compile(bool david_group, const TurnEvaluator<Mode::kLinearForm>& ev,
+               std::vector<Rows>& chunks) const {
+    const auto& pairs = david_group ? geo_.canonical_pairs : geo_.goliath_group_order;
+    chunks.resize((pairs.size() + kChunkPairs - 1) / kChunkPairs);
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+      Rows& rows = chunks[c];
+      rows.target.clear();
+      rows.begin.assign(1, 0);
+      rows.col.clear();
+      rows.w.clear();
+      typename TurnEvaluator<Mode::kLinearForm>::MoveDiscs discs;
+      auto emit = [&](int slot, std::size_t p) {
+        const LinearForm form = ev.state_value(layer_, slot, p, discs.of(slot));
+        rows.target.push_back(canonical_position_[p] * DuelIndex::kSlots +
+                              static_cast<std::uint32_t>(slot));
+        for (int k = 0; k < form.n; ++k) {
+          rows.col.push_back(form.col[k]);
+          rows.w.push_back(continuation_ * form.w[k]);
+        }
+        rows.begin.push_back(static_cast<std::uint32_t>(rows.col.size()));
+      };
+      const std::size_t stop = std::min(pairs.size(), (c + 1) * kChunkPairs);
+      for (std::size_t k = c * kChunkPairs; k < stop; ++k) {
+        const std::size_t p = pairs[k];
+        if (david_group) {
+          ev.david_move_discs(p, layer_, discs);
+          for (int slot : kDavidSlots) emit(slot, p);
+        } else {
+          ev.goliath_move_discs(p, layer_, discs);
+          for (int slot : kGoliathSlots) emit(slot, p);
+        }
+      }
+    });
   }
+  // Applies compiled rows to v in place (a group reads the other group and, within a pair, the
+  // rows before it: the order of a sweep).
+  static void apply_rows(const std::vector<Rows>& chunks, double* v) {
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+      const Rows& rows = chunks[c];
+      const std::uint32_t* col = rows.col.data();
+      const double* w = rows.w.data();
+      for (std::size_t i = 0; i < rows.target.size(); ++i) {
+        double sum = 0;
+        for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e) sum += w[e] * v[col[e]];
+        v[rows.target[i]] = sum;
+      }
+    });
+  }
+
   static std::size_t free_guide_size(const Geometry& geo) {
     return M == Mode::kBothFixed ? 0 : 4 * geo.index.pairs();
   }
 
-  // GMRES (Arnoldi with modified Gram-Schmidt, Givens rotations) for A d = r from d = 0.
+  // BiCGSTAB for A d = r from d = 0 (van der Vorst): two products and a fixed number of vector
+  // passes a step, where GMRES's orthogonalisation grows with its basis (at pitch 1 a vector is
+  // 21 MB, and GMRES spent several times a product on it).  The recursive residual drifts from
+  // r - A d in floating point, so convergence is confirmed on the true residual, and the method
+  // restarts from it (also after a breakdown, a vanishing rho).
   template <typename Apply>
-  void gmres(const Apply& apply, const std::vector<double>& r, std::vector<double>& d,
-             int max_products, double target, Result& result) const {
-    const int m = kBasis;
-    std::vector<std::vector<double>> basis;
-    std::vector<double> residual = r, w(n_);
+  void bicgstab(const Apply& apply, const std::vector<double>& r, std::vector<double>& d,
+                int max_products, double target, Result& result) const {
+    const double goal = target * result.residual;
+    std::vector<double> res = r, shadow, p(n_), v(n_), s(n_), t(n_);
+    auto passes = [&](auto&& body) {  // one parallel pass over the vectors, by fixed blocks
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t j = range.begin(); j != range.end(); ++j) body(j);
+                        });
+    };
     while (result.products < max_products) {
-      const double beta = std::sqrt(dot(residual, residual));
-      result.reduction = beta / result.residual;
-      if (result.reduction <= target || !(beta > 0)) return;
-      basis.assign(1, residual);
-      for (double& v : basis[0]) v /= beta;
-      std::vector<double> h((m + 1) * m, 0.0), cs(m), sn(m), g(m + 1, 0.0);
-      g[0] = beta;
-      int k = 0;
-      while (k < m && result.products < max_products) {
-        apply(basis[k], w);
-        for (int i = 0; i <= k; ++i) {
-          const double hik = dot(w, basis[i]);
-          h[i * m + k] = hik;
-          axpy(-hik, basis[i], w);
+      const double start = std::sqrt(dot(res, res));
+      result.reduction = start / result.residual;
+      if (!(start > goal)) return;
+      shadow = res;
+      double rho = 1, alpha = 1, omega = 1;
+      std::fill(p.begin(), p.end(), 0.0);
+      std::fill(v.begin(), v.end(), 0.0);
+      bool converged = false;
+      while (result.products + 2 <= max_products) {
+        const double rho_next = dot(shadow, res);
+        if (!(std::abs(rho_next) > 0) || !(std::abs(omega) > 0)) break;  // breakdown: restart
+        const double beta = (rho_next / rho) * (alpha / omega);
+        rho = rho_next;
+        passes([&](std::size_t j) { p[j] = res[j] + beta * (p[j] - omega * v[j]); });
+        apply(p, v);
+        const double shadow_v = dot(shadow, v);
+        if (!(std::abs(shadow_v) > 0)) break;
+        alpha = rho / shadow_v;
+        passes([&](std::size_t j) { s[j] = res[j] - alpha * v[j]; });
+        if (std::sqrt(dot(s, s)) <= goal) {
+          axpy(alpha, p, d);
+          converged = true;
+          break;
         }
-        const double norm = std::sqrt(dot(w, w));
-        for (int i = 0; i < k; ++i) {
-          const double a = h[i * m + k], b = h[(i + 1) * m + k];
-          h[i * m + k] = cs[i] * a + sn[i] * b;
-          h[(i + 1) * m + k] = -sn[i] * a + cs[i] * b;
+        apply(s, t);
+        const double tt = dot(t, t);
+        omega = tt > 0 ? dot(t, s) / tt : 0;
+        passes([&](std::size_t j) {
+          d[j] += alpha * p[j] + omega * s[j];
+          res[j] = s[j] - omega * t[j];
+        });
+        if (std::sqrt(dot(res, res)) <= goal) {
+          converged = true;
+          break;
         }
-        const double rho = std::hypot(h[k * m + k], norm);
-        cs[k] = h[k * m + k] / rho;
-        sn[k] = norm / rho;
-        h[k * m + k] = rho;
-        g[k + 1] = -sn[k] * g[k];
-        g[k] = cs[k] * g[k];
-        ++k;
-        if (std::abs(g[k]) <= target * result.residual || !(norm > 0)) break;
-        basis.push_back(w);
-        for (double& v : basis.back()) v /= norm;
       }
-      std::vector<double> y(static_cast<std::size_t>(k));
-      for (int i = k - 1; i >= 0; --i) {
-        double v = g[i];
-        for (int q = i + 1; q < k; ++q) v -= h[i * m + q] * y[q];
-        y[i] = v / h[i * m + i];
-      }
-      for (int i = 0; i < k; ++i) axpy(y[i], basis[i], d);
-      // The true residual r - A d (the recurrence's estimate drifts in floating point).
-      apply(d, w);
-      for (std::size_t j = 0; j < n_; ++j) residual[j] = r[j] - w[j];
+      // The true residual r - A d, from which the next cycle starts (or which confirms the end).
+      apply(d, t);
+      passes([&](std::size_t j) { res[j] = r[j] - t[j]; });
+      if (!converged && result.products + 2 > max_products) break;
     }
-    result.reduction = std::sqrt(dot(residual, residual)) / result.residual;
+    result.reduction = std::sqrt(dot(res, res)) / result.residual;
   }
 
   void gather(const double* from, double* to) const {
@@ -1408,23 +1656,11 @@ class PolicyEvaluation {
         to[at(k, slot)] = from[geo_.index.at(layer_, slot, pairs[k])];
     });
   }
-  void scatter(const double* from) {
-    const auto& pairs = geo_.canonical_pairs;
-    tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
-      const std::size_t p = pairs[k];
-      for (int slot = 0; slot < DuelIndex::kSlots; ++slot)
-        store(geo_, work_.data(), work_t_.data(), layer_, slot, p, geo_.index.mirror(p),
-              from[at(k, slot)]);
-    });
-  }
   double dot(const std::vector<double>& a, const std::vector<double>& b) const {
     const std::size_t blocks = (n_ + kBlock - 1) / kBlock;
     std::vector<double> partial(blocks);
     tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t blk) {
-      double s = 0;
-      const std::size_t stop = std::min(n_, (blk + 1) * kBlock);
-      for (std::size_t j = blk * kBlock; j < stop; ++j) s += a[j] * b[j];
-      partial[blk] = s;
+      partial[blk] = block_dot(a.data(), b.data(), blk * kBlock, std::min(n_, (blk + 1) * kBlock));
     });
     double s = 0;
     for (double v : partial) s += v;
@@ -1442,9 +1678,13 @@ class PolicyEvaluation {
   int layer_;
   double continuation_;
   bool forcing_ = false;
+  bool david_recorded_ = false;
   std::size_t n_;
   std::vector<double> work_, work_t_, guide_t_, free_guide_t_;
-  std::vector<std::uint16_t> records_;
+  std::vector<std::uint16_t> records_, cross_records_;
+  std::vector<std::uint64_t> tape_;
+  std::vector<std::uint32_t> canonical_position_;  // per pair: its canonical pair's position
+  std::vector<Rows> david_rows_, goliath_rows_;
 };
 
 // What a pass does with a layer.
@@ -1494,8 +1734,9 @@ constexpr int kPutBackRounds = 4;
 // replays the recorded ones in between.
 constexpr int kFullSweepEvery = 2;
 
-// Every policy evaluation (termination pass, best-response rounds) is two GMRES solves, from zero
-// and then refined: a product budget per solve, and the residual reduction at which each stops.
+// The termination pass's evaluation of a layer is two BiCGSTAB solves, from zero and then refined
+// (a best-response round is one): a product budget per solve, and the residual reduction at which
+// the termination pass's solves stop.
 constexpr int kEvaluationProducts = 400;
 constexpr double kEvaluationTarget = 1e-9;
 
@@ -1683,15 +1924,15 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
 // Strategy improvement for one layer (Hoffman-Karp), from a sub-solution x of the discounted T
 // (the solve's values): each step makes David's policy sigma greedy on x and replaces x by
 // sigma's value against Goliath's best response, found by policy iteration for Goliath (each
-// round evaluates the pair of policies by GMRES and makes Goliath greedy on the result).  Why it
+// round evaluates the pair of policies by BiCGSTAB and makes Goliath greedy on the result).  Why it
 // is safe: x <= T x = T_sigma x, so x lies below sigma's value against any Goliath, and that value
 // lies below the game's; sigma's value v also satisfies v = T_sigma v <= T v, so every step
 // leaves a sub-solution (up to the rounding of its last evaluation, which the lower pass absorbs
 // in a sweep or two).  A response that does not settle within kResponseRounds is not Goliath's
 // best, and its value could lie above the game's: the step is undone and the layer's improvement
 // ends there.  Why it is fast where value iteration crawls: a stand-off that value iteration
-// crosses one turn a sweep is a few slow eigenvalues of a fixed pair of policies, which GMRES
-// removes in a few products.
+// crosses one turn a sweep is a few slow eigenvalues of a fixed pair of policies, which a Krylov
+// method removes in a few products.
 //
 // Between two steps, options.improvement_sweeps Gauss-Seidel sweeps of the solve (never lowering
 // a value, so the iterate stays a sub-solution) carry each step's gains a few turns further
@@ -1707,8 +1948,8 @@ bool run_pass(const Geometry& geo, const double* guide, double* eval, typename O
 // expected the other to move, the pair is worth nothing there, and the iteration cycles (measured
 // on the default board at pitch 2 and 3, docs/solver.md).
 constexpr double kStrategyConverged = 1e-13;  // max |T x - x| at which a layer is solved
-constexpr double kStrategyTarget = 1e-12;     // GMRES: least relative residual reduction
-constexpr double kStrategyAbsolute = 1e-14;   // GMRES: absolute residual (Euclidean) to stop at
+constexpr double kStrategyTarget = 1e-12;     // BiCGSTAB: least relative residual reduction
+constexpr double kStrategyAbsolute = 1e-14;   // BiCGSTAB: absolute residual (Euclidean) to stop at
 constexpr int kResponseRounds = 30;           // Goliath's policy-iteration rounds per step
 
 // Returns the number of steps taken; report.certified says whether the layer converged.
@@ -1727,6 +1968,7 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
     double start_residual = 0;
     bool settled = false;
     for (int round = 0; round < kResponseRounds; ++round) {
+      evaluation.set_david_destinations_recorded(round > 0);
       const auto r =
           evaluation.solve(sigma.data(), x.data(), x.data(), Triple{1, 1, 1}, Triple{0, 0, 0},
                            false, kEvaluationProducts, kStrategyTarget, kStrategyAbsolute);
@@ -2053,9 +2295,10 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
         summary.sweeps += report.sweeps;
         if (options.log) {
           char line[200];
-          std::snprintf(line, sizeof(line), "%-17s %-22s GMRES: %d products, residual %.3g  %.1f s",
-                        "termination", report.layer.c_str(), report.sweeps,
-                        report.max_change.back(), report.seconds);
+          std::snprintf(line, sizeof(line),
+                        "%-17s %-22s BiCGSTAB: %d products, residual %.3g  %.1f s", "termination",
+                        report.layer.c_str(), report.sweeps, report.max_change.back(),
+                        report.seconds);
           options.log(line);
         }
         summary.passes.push_back(std::move(report));
