@@ -12,13 +12,12 @@
 // iteration from zero, accelerated by reduced-rank extrapolation whose jumps are kept only when
 // the layer is still a sub-solution (x <= T x).  Strategy improvement follows: the values become
 // those of David's policy greedy on them against Goliath's best response (policy iteration for
-// Goliath, each pair of policies evaluated exactly by GMRES), until they stop moving; this is what
-// reaches the value where a stand-off makes value iteration crawl.  Then the answer is certified
-// by a bracket: the
-// solved values, checked to be a sub-solution of the discounted game, bound the value of David's
-// greedy policy against any Goliath from below; a vector y with T y <= y, found by value iteration
-// from above, bounds the game's value and that of Goliath's policy greedy on y against David's
-// best response from above.
+// Goliath, each pair of policies evaluated exactly by BiCGSTAB over the pair's compiled operator),
+// until they stop moving; this is what reaches the value where a stand-off makes value iteration
+// crawl.  Then the answer is certified by a bracket: the solved values, checked to be a
+// sub-solution of the discounted game, bound the value of David's greedy policy against any
+// Goliath from below; a vector y with T y <= y, found by value iteration from above, bounds the
+// game's value and that of Goliath's policy greedy on y against David's best response from above.
 
 #include <cstdint>
 #include <functional>
@@ -69,7 +68,7 @@ struct SolverOptions {
 struct PassReport {
   std::string layer;
   std::string pass;  // "solve", "improve", "lower", "upper", "termination", "termination-lower"
-  int sweeps = 0;    // best-response and termination passes: GMRES products, one sweep each
+  int sweeps = 0;    // best-response and termination passes: products, one sweep each
   int extrapolations = 0;      // solve passes: extrapolation jumps kept
   int check_sweeps = 0;        // sweeps spent checking the jumps (x <= T x at every state)
   std::uint64_t rejected = 0;  // jumps that failed the check and were undone
@@ -79,7 +78,7 @@ struct PassReport {
   double seconds = 0;
   bool certified = true;  // upper pass: a sweep changed no value upwards; best response: settled
   // Per sweep; best-response passes: the largest move of each round; termination: the residual
-  // left by each GMRES solve.
+  // left by each BiCGSTAB solve.
   std::vector<double> max_change;
 };
 
@@ -99,7 +98,7 @@ struct SolveSummary {
   std::uint64_t states = 0;            // declare states in the index (both sides, every layer)
   std::uint64_t canonical_states = 0;  // after the left-right symmetry
   int layers = 0;
-  int sweeps = 0;        // all passes (a GMRES product counts as a sweep)
+  int sweeps = 0;        // all passes (a policy-evaluation product counts as a sweep)
   int improvements = 0;  // strategy-improvement steps run by the layer that ran the most
   double seconds = 0;
   std::uint64_t peak_memory_bytes = 0;

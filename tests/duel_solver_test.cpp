@@ -311,8 +311,8 @@ int kept_jumps(const SolveSummary& s) {
   return jumps;
 }
 
-// The extrapolation (with its undo on a failed check) and strategy improvement (GMRES reductions)
-// run in parallel; their results must not depend on the thread count either.
+// The extrapolation (with its undo on a failed check) and strategy improvement (compiled rows,
+// BiCGSTAB reductions) run in parallel; their results must not depend on the thread count either.
 TEST(DuelSolver, SameValuesOnAnyThreadCount) {
   const DuelRules rules = small_rules();
   SolverOptions one, two;
@@ -330,8 +330,9 @@ TEST(DuelSolver, SameValuesOnAnyThreadCount) {
   EXPECT_EQ(a.summary().upper_bound, b.summary().upper_bound);
 }
 
-// The termination pass solves a linear system per layer by GMRES (PolicyEvaluation): its products
-// and reductions run in parallel, and the bound must not depend on the thread count.  Under the
+// The termination pass solves a linear system per layer by BiCGSTAB over the compiled rows of the
+// layer (PolicyEvaluation): its compiling, products and reductions run in parallel, and the bound
+// must not depend on the thread count.  Under the
 // solved policies David wins with the solved value, so Goliath's win probability plus it is 1 less
 // the games that never end: an evaluation that were wrong anywhere the start reaches would show up
 // in the non-termination bound.
