@@ -1365,19 +1365,6 @@ std::vector<typename Ops<M>::T> fill_cache(const Geometry& geo, const TurnEvalua
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evaluation of fixed policies by a Krylov method (the termination pass, strategy improvement).
-// With both sides' choices fixed by a guide, one sweep of a layer is an affine map
-// S(v) = L v + c of the layer's values, and the policies' values solve (I - L) v = c.  Value
-// iteration shrinks a stand-off's error by its small chance of ending each sweep; a Krylov
-// method, which needs only products L v, removes such slow modes in a few products each.
-// A sweep in a fixed mode records every choice of the pair of policies: the destinations, a tape
-// of the other choices (God decisions, actions) and David's flight from a tied melee in Goliath's
-// turn.  From them each state's turn is compiled once into a sparse row (a linear form of the
-// layer's canonical states: 5 to 20 terms), so a product reads each state's successors instead of
-// evaluating its turn again (at pitch 1: 15 ms instead of 175 ms).  Started from zero, the Krylov
-// vectors are zero on states from which the policies never end the game, so those states get the
-// least solution's zero.  Vectors hold the layer's canonical states, slot-minor; reductions run
-// over fixed blocks summed in order, so the result does not depend on the threads.
 // sum a[j] b[j] over [lo, hi) in a fixed order: eight interleaved partial sums (so the adds do
 // not wait on each other and the loop vectorises without reassociating), added at the end.
 inline double block_dot(const double* a, const double* b, std::size_t lo, std::size_t hi) {
@@ -1393,6 +1380,19 @@ inline double block_dot(const double* a, const double* b, std::size_t lo, std::s
   return sum;
 }
 
+// Evaluation of fixed policies by a Krylov method (the termination pass, strategy improvement).
+// With both sides' choices fixed by a guide, one sweep of a layer is an affine map
+// S(v) = L v + c of the layer's values, and the policies' values solve (I - L) v = c.  Value
+// iteration shrinks a stand-off's error by its small chance of ending each sweep; a Krylov
+// method, which needs only products L v, removes such slow modes in a few products each.
+// A sweep in a fixed mode records every choice of the pair of policies: the destinations, a tape
+// of the other choices (God decisions, actions) and David's flight from a tied melee in Goliath's
+// turn.  From them each state's turn is compiled once into a sparse row (a linear form of the
+// layer's canonical states: 5 to 20 terms), so a product reads each state's successors instead of
+// evaluating its turn again (at pitch 1: 15 ms instead of 175 ms).  Started from zero, the Krylov
+// vectors are zero on states from which the policies never end the game, so those states get the
+// least solution's zero.  Vectors hold the layer's canonical states, slot-minor; reductions run
+// over fixed blocks summed in order, so the result does not depend on the threads.
 template <Mode M>
 class PolicyEvaluation {
  public:
@@ -1493,11 +1493,7 @@ class PolicyEvaluation {
       std::copy(v.begin(), v.end(), out.begin());
       apply_rows(david_rows_, out.data());  // in place, in the order of a sweep (Gauss-Seidel)
       apply_rows(goliath_rows_, out.data());
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
-                        [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t j = range.begin(); j != range.end(); ++j)
-                            out[j] = v[j] - out[j];
-                        });
+      for_each_entry([&](std::size_t j) { out[j] = v[j] - out[j]; });
       ++result.products;
     };
     std::vector<double> d(n_, 0.0);
@@ -1598,12 +1594,6 @@ class PolicyEvaluation {
                 int max_products, double target, Result& result) const {
     const double goal = target * result.residual;
     std::vector<double> res = r, shadow, p(n_), v(n_), s(n_), t(n_);
-    auto passes = [&](auto&& body) {  // one parallel pass over the vectors, by fixed blocks
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
-                        [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t j = range.begin(); j != range.end(); ++j) body(j);
-                        });
-    };
     while (result.products < max_products) {
       const double start = std::sqrt(dot(res, res));
       result.reduction = start / result.residual;
@@ -1618,12 +1608,12 @@ class PolicyEvaluation {
         if (!(std::abs(rho_next) > 0) || !(std::abs(omega) > 0)) break;  // breakdown: restart
         const double beta = (rho_next / rho) * (alpha / omega);
         rho = rho_next;
-        passes([&](std::size_t j) { p[j] = res[j] + beta * (p[j] - omega * v[j]); });
+        for_each_entry([&](std::size_t j) { p[j] = res[j] + beta * (p[j] - omega * v[j]); });
         apply(p, v);
         const double shadow_v = dot(shadow, v);
         if (!(std::abs(shadow_v) > 0)) break;
         alpha = rho / shadow_v;
-        passes([&](std::size_t j) { s[j] = res[j] - alpha * v[j]; });
+        for_each_entry([&](std::size_t j) { s[j] = res[j] - alpha * v[j]; });
         if (std::sqrt(dot(s, s)) <= goal) {
           axpy(alpha, p, d);
           converged = true;
@@ -1632,7 +1622,7 @@ class PolicyEvaluation {
         apply(s, t);
         const double tt = dot(t, t);
         omega = tt > 0 ? dot(t, s) / tt : 0;
-        passes([&](std::size_t j) {
+        for_each_entry([&](std::size_t j) {
           d[j] += alpha * p[j] + omega * s[j];
           res[j] = s[j] - omega * t[j];
         });
@@ -1643,7 +1633,7 @@ class PolicyEvaluation {
       }
       // The true residual r - A d, from which the next cycle starts (or which confirms the end).
       apply(d, t);
-      passes([&](std::size_t j) { res[j] = r[j] - t[j]; });
+      for_each_entry([&](std::size_t j) { res[j] = r[j] - t[j]; });
       if (!converged && result.products + 2 > max_products) break;
     }
     result.reduction = std::sqrt(dot(res, res)) / result.residual;
@@ -1667,10 +1657,14 @@ class PolicyEvaluation {
     return s;
   }
   void axpy(double alpha, const std::vector<double>& x, std::vector<double>& y) const {
+    for_each_entry([&](std::size_t j) { y[j] += alpha * x[j]; });
+  }
+  // body(j) for every entry j of a vector of the layer, in parallel over fixed blocks.
+  template <typename Body>
+  void for_each_entry(const Body& body) const {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n_, kBlock),
                       [&](const tbb::blocked_range<std::size_t>& range) {
-                        for (std::size_t j = range.begin(); j != range.end(); ++j)
-                          y[j] += alpha * x[j];
+                        for (std::size_t j = range.begin(); j != range.end(); ++j) body(j);
                       });
   }
 
