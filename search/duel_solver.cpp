@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -1995,11 +1996,15 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
       report.sweeps += scratch.sweeps;
     }
     if (options.log) {
-      char line[200];
+      // The sum of the layer's values shows the climb: it never falls, and it stops rising
+      // once the layer has converged.
+      const double layer_sum = std::accumulate(x.begin() + static_cast<std::ptrdiff_t>(begin),
+                                               x.begin() + static_cast<std::ptrdiff_t>(end), 0.0);
+      char line[240];
       std::snprintf(line, sizeof(line),
                     "  improve %-22s step %2d: |T x - x| %.3g, Goliath's response %2d rounds, "
-                    "%3d products",
-                    layer_name(layer), steps + 1, start_residual, rounds, products);
+                    "%3d products, layer sum %.3f",
+                    layer_name(layer), steps + 1, start_residual, rounds, products, layer_sum);
       options.log(line);
     }
   }
