@@ -1455,11 +1455,15 @@ class PolicyEvaluation {
             from_zero ? 0.0 : values[geo_.index.at(layer_, slot, p)];
       }
     }
-    std::copy(values, values + geo_.index.size(), work_.begin());
+    // A layer reads only itself and the layers before it, which are final: they are copied once.
     const std::size_t begin = geo_.index.at(layer_, 0, 0), end = geo_.index.at(layer_ + 1, 0, 0);
+    std::copy(values + (finished_copied_ ? begin : 0), values + end,
+              work_.begin() + static_cast<std::ptrdiff_t>(finished_copied_ ? begin : 0));
+    finished_copied_ = true;
     if (from_zero) std::fill(work_.begin() + begin, work_.begin() + end, 0.0);
     std::vector<double> start(n_);
     gather(work_.data(), start.data());
+    const auto& pairs = geo_.canonical_pairs;
     using D = typename TurnEvaluator<M>::Destinations;
     const double* free_t = free_guide_t_.empty() ? nullptr : free_guide_t_.data();
     // r = S(start) - start, recording both sides' choices.
@@ -1474,10 +1478,23 @@ class PolicyEvaluation {
     affine.set_destinations(records_.data(), layer_, david_recorded_ ? D::kReplay : D::kRecord,
                             D::kRecord, cross_records_.data());
     affine.set_tape(tape_.data());
-    sweep(geo_, affine, work_.data(), work_t_.data(), nullptr, layer_, continuation_, Clamp::kNone);
+    // David's group: his rows, constants included, once compiled for this guide (the same
+    // values as sweeping his group, to rounding); then Goliath's group is swept and recorded.
+    const bool david_from_rows = david_recorded_ && !david_rows_.empty();
+    if (david_from_rows) {
+      std::vector<double> u = start;
+      apply_rows<true>(david_rows_, u.data());
+      tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
+        const std::size_t p = pairs[k];
+        for (int slot = 0; slot < 4; ++slot)
+          store(geo_, work_.data(), work_t_.data(), layer_, slot, p, geo_.index.mirror(p),
+                u[at(k, slot)]);
+      });
+    }
+    sweep(geo_, affine, work_.data(), work_t_.data(), nullptr, layer_, continuation_, Clamp::kNone,
+          david_from_rows);
     std::vector<double> r(n_);
     gather(work_.data(), r.data());
-    for (std::size_t j = 0; j < n_; ++j) r[j] -= start[j];
     // L, compiled: each state's turn as a linear form of the layer's states, with the choices
     // this sweep recorded.  David's rows depend only on his choices, which a David guide kept
     // from the last solve leaves as they were.
@@ -1488,7 +1505,12 @@ class PolicyEvaluation {
                             cross_records_.data());
     linear.set_tape(tape_.data());
     linear.set_form_layer(layer_, canonical_position_.data());
-    if (!david_recorded_ || david_rows_.empty()) compile(true, linear, david_rows_);
+    if (!david_from_rows) {
+      compile(true, linear, david_rows_);
+      std::vector<double> u = start;
+      set_constants(david_rows_, r, u.data());
+    }
+    for (std::size_t j = 0; j < n_; ++j) r[j] -= start[j];
     compile(false, linear, goliath_rows_);
     auto apply = [&](const std::vector<double>& v, std::vector<double>& out) {  // out = v - L v
       std::copy(v.begin(), v.end(), out.begin());
@@ -1504,7 +1526,6 @@ class PolicyEvaluation {
     if (result.residual > 0 && result.residual > absolute) {
       bicgstab(apply, r, d, max_products, std::max(target, absolute / result.residual), result);
     }
-    const auto& pairs = geo_.canonical_pairs;
     tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
       const std::size_t p = pairs[k];
       for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
@@ -1523,10 +1544,12 @@ class PolicyEvaluation {
     return k * DuelIndex::kSlots + static_cast<std::size_t>(slot);
   }
   // One chunk of a group's compiled rows: row i sets the canonical state target[i] to
-  // sum_e w[e] v[col[e]] over e in [begin[i], begin[i + 1]).
+  // sum_e w[e] v[col[e]] over e in [begin[i], begin[i + 1]).  David's rows also keep the
+  // constant part of S at each row (values of finished layers, the wins), so that later rounds
+  // of a step can evaluate his group from the rows instead of sweeping it.
   struct Rows {
     std::vector<std::uint32_t> target, begin, col;
-    std::vector<double> w;
+    std::vector<double> w, constant;
   };
   static constexpr std::size_t kChunkPairs = 256;
 
@@ -1568,6 +1591,7 @@ class PolicyEvaluation {
   }
   // Applies compiled rows to v in place (a group reads the other group and, within a pair, the
   // rows before it: the order of a sweep).
+  template <bool kAffine = false>
   static void apply_rows(const std::vector<Rows>& chunks, double* v) {
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
       const Rows& rows = chunks[c];
@@ -1576,7 +1600,23 @@ class PolicyEvaluation {
       for (std::size_t i = 0; i < rows.target.size(); ++i) {
         double sum = 0;
         for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e) sum += w[e] * v[col[e]];
+        if constexpr (kAffine) sum += rows.constant[i];
         v[rows.target[i]] = sum;
+      }
+    });
+  }
+  // Sets each David row's constant: what the recording sweep gave it (s, gathered) minus its
+  // linear part, read in the order of the sweep from u (the start, overwritten row by row).
+  static void set_constants(std::vector<Rows>& chunks, const std::vector<double>& s, double* u) {
+    tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
+      Rows& rows = chunks[c];
+      rows.constant.resize(rows.target.size());
+      for (std::size_t i = 0; i < rows.target.size(); ++i) {
+        double sum = 0;
+        for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e)
+          sum += rows.w[e] * u[rows.col[e]];
+        rows.constant[i] = s[rows.target[i]] - sum;
+        u[rows.target[i]] = s[rows.target[i]];
       }
     });
   }
@@ -1674,6 +1714,7 @@ class PolicyEvaluation {
   double continuation_;
   bool forcing_ = false;
   bool david_recorded_ = false;
+  bool finished_copied_ = false;  // the layers before this one are in work_
   std::size_t n_;
   std::vector<double> work_, work_t_, guide_t_, free_guide_t_;
   std::vector<std::uint16_t> records_, cross_records_;
