@@ -61,6 +61,8 @@ void run(const StudyGodCommand& c) {
     const duel::DuelGame game(rules);
     duel::SolverOptions solver;
     solver.threads = c.threads;
+    solver.tolerance = duel::kRouteTolerance;
+    solver.policy_improvements = duel::kRouteImprovements;
     solver.log = [](const std::string& line) { std::cerr << line << '\n'; };
     std::filesystem::create_directories(c.out);
     file = (std::filesystem::path(c.out) / "duel.sol").string();

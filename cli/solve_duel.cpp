@@ -16,8 +16,8 @@ struct SolveDuelCommand {
   GameOptions options;
   int pitch_cm = 0;  // 0: the rules' pitch
   int threads = 2;
-  double tolerance = 1e-13;
-  int improvements = duel::SolverOptions{}.policy_improvements;
+  double tolerance = duel::kRouteTolerance;
+  int improvements = duel::kRouteImprovements;
   bool skip_termination = false;
   std::string out;
   bool json = false;
@@ -113,11 +113,14 @@ void configure_solve_duel(CLI::App& sub) {
       ->check(CLI::Range(1, 5));
   sub.add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
   sub.add_option("--tolerance", command->tolerance,
-                 "Stop a layer's iteration when no value moves by more than this")
-      ->check(CLI::Range(1e-15, 1e-3));
+                 "Stop a layer's value iteration when no value moves by more than this")
+      ->check(CLI::Range(1e-15, 1e-3))
+      ->capture_default_str();
   sub.add_option("--improvements", command->improvements,
-                 "At most this many strategy-improvement steps per layer after its solve (0: none)")
-      ->check(CLI::Range(0, 100));
+                 "At most this many strategy-improvement steps per layer after its value "
+                 "iteration (0: none; it stops earlier once the layer has converged)")
+      ->check(CLI::Range(0, 100))
+      ->capture_default_str();
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");
   sub.add_option("--out", command->out, "Solution file to write")->required();
