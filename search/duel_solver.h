@@ -67,7 +67,7 @@ struct SolverOptions {
 // The route `sling solve duel` and `sling study god` take unless told otherwise: value iteration
 // to a per-sweep change of 1e-6, then strategy improvement until each layer converges.  On the
 // default board (pitch 1) value iteration alone would need thousands of sweeps a layer to close
-// the bracket; strategy improvement converged in 43 steps on the slowest layer (docs/solver.md).
+// the bracket; strategy improvement converged in 43 steps on the first layer (docs/solver.md).
 inline constexpr double kRouteTolerance = 1e-6;
 inline constexpr int kRouteImprovements = 100;
 
