@@ -1469,10 +1469,11 @@ class PolicyEvaluation {
     // r = S(start) - start, recording both sides' choices.
     TurnEvaluator<M> affine(geo_, guide, work_.data(), win, lose, free_guide);
     affine.set_transposed(guide_t_.data(), work_t_.data(), layer_, free_t);
-    std::vector<T> cache;
+    // The no-God movement values read only the finished layers too: computed on the first solve
+    // (in a God layer a fill costs more than the recording sweep: one disc pass per state).
     if (layer_ >= 3) {
-      cache = fill_cache(geo_, affine, layer_);
-      affine.set_cache(cache.data(), layer_);
+      if (cache_.empty()) cache_ = fill_cache(geo_, affine, layer_);
+      affine.set_cache(cache_.data(), layer_);
     }
     // David's destinations depend only on his guide: once recorded for a guide they are replayed.
     affine.set_destinations(records_.data(), layer_, david_recorded_ ? D::kReplay : D::kRecord,
@@ -1721,6 +1722,7 @@ class PolicyEvaluation {
   std::vector<std::uint64_t> tape_;
   std::vector<std::uint32_t> canonical_position_;  // per pair: its canonical pair's position
   std::vector<Rows> david_rows_, goliath_rows_;
+  std::vector<T> cache_;  // a God layer's no-God movement values (fill_cache), once filled
 };
 
 // What a pass does with a layer.
