@@ -1483,13 +1483,13 @@ class PolicyEvaluation {
     // values as sweeping his group, to rounding); then Goliath's group is swept and recorded.
     const bool david_from_rows = david_recorded_ && !david_rows_.empty();
     if (david_from_rows) {
-      std::vector<double> u = start;
-      apply_rows<true>(david_rows_, u.data());
+      scratch_ = start;
+      apply_rows<true>(david_rows_, scratch_.data());
       tbb::parallel_for(std::size_t{0}, pairs.size(), [&](std::size_t k) {
         const std::size_t p = pairs[k];
         for (int slot = 0; slot < 4; ++slot)
           store(geo_, work_.data(), work_t_.data(), layer_, slot, p, geo_.index.mirror(p),
-                u[at(k, slot)]);
+                scratch_[at(k, slot)]);
       });
     }
     sweep(geo_, affine, work_.data(), work_t_.data(), nullptr, layer_, continuation_, Clamp::kNone,
@@ -1508,8 +1508,8 @@ class PolicyEvaluation {
     linear.set_form_layer(layer_, canonical_position_.data());
     if (!david_from_rows) {
       compile(true, linear, david_rows_);
-      std::vector<double> u = start;
-      set_constants(david_rows_, r, u.data());
+      scratch_ = start;
+      set_constants(david_rows_, r, scratch_.data());
     }
     for (std::size_t j = 0; j < n_; ++j) r[j] -= start[j];
     compile(false, linear, goliath_rows_);
@@ -1590,17 +1590,21 @@ class PolicyEvaluation {
       }
     });
   }
+  // Row i's sum_e w[e] v[col[e]].
+  static double linear_part(const Rows& rows, std::size_t i, const double* v) {
+    double sum = 0;
+    for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e)
+      sum += rows.w[e] * v[rows.col[e]];
+    return sum;
+  }
   // Applies compiled rows to v in place (a group reads the other group and, within a pair, the
   // rows before it: the order of a sweep).
   template <bool kAffine = false>
   static void apply_rows(const std::vector<Rows>& chunks, double* v) {
     tbb::parallel_for(std::size_t{0}, chunks.size(), [&](std::size_t c) {
       const Rows& rows = chunks[c];
-      const std::uint32_t* col = rows.col.data();
-      const double* w = rows.w.data();
       for (std::size_t i = 0; i < rows.target.size(); ++i) {
-        double sum = 0;
-        for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e) sum += w[e] * v[col[e]];
+        double sum = linear_part(rows, i, v);
         if constexpr (kAffine) sum += rows.constant[i];
         v[rows.target[i]] = sum;
       }
@@ -1613,10 +1617,7 @@ class PolicyEvaluation {
       Rows& rows = chunks[c];
       rows.constant.resize(rows.target.size());
       for (std::size_t i = 0; i < rows.target.size(); ++i) {
-        double sum = 0;
-        for (std::uint32_t e = rows.begin[i]; e < rows.begin[i + 1]; ++e)
-          sum += rows.w[e] * u[rows.col[e]];
-        rows.constant[i] = s[rows.target[i]] - sum;
+        rows.constant[i] = s[rows.target[i]] - linear_part(rows, i, u);
         u[rows.target[i]] = s[rows.target[i]];
       }
     });
@@ -1722,7 +1723,8 @@ class PolicyEvaluation {
   std::vector<std::uint64_t> tape_;
   std::vector<std::uint32_t> canonical_position_;  // per pair: its canonical pair's position
   std::vector<Rows> david_rows_, goliath_rows_;
-  std::vector<T> cache_;  // a God layer's no-God movement values (fill_cache), once filled
+  std::vector<T> cache_;         // a God layer's no-God movement values (fill_cache), once filled
+  std::vector<double> scratch_;  // David's row pass of a solve (one layer vector, reused)
 };
 
 // What a pass does with a layer.
