@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
@@ -19,6 +20,7 @@ struct SolveDuelCommand {
   double tolerance = duel::kRouteTolerance;
   int improvements = duel::kRouteImprovements;
   bool skip_termination = false;
+  std::string start;  // an earlier solution of the same game to start from
   std::string out;
   bool json = false;
   bool quiet = false;
@@ -46,7 +48,13 @@ void run(const SolveDuelCommand& c) {
   options.tolerance = c.tolerance;
   options.policy_improvements = c.improvements;
   options.nontermination = !c.skip_termination;
+  std::vector<double> start_values;
+  if (!c.start.empty()) {
+    start_values = duel::DuelSolution::load(c.start, &game).values();
+    options.start_values = &start_values;
+  }
   if (!c.quiet && !c.json) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
+  if (options.log && !c.start.empty()) options.log("starting from the values of " + c.start);
   const duel::DuelSolution solution = duel::solve_duel(game, options);
   solution.save(c.out);
   const duel::SolveSummary& s = solution.summary();
@@ -119,8 +127,11 @@ void configure_solve_duel(CLI::App& sub) {
   sub.add_option("--improvements", command->improvements,
                  "At most this many strategy-improvement steps per layer after its value "
                  "iteration (0: none; it stops earlier once the layer has converged)")
-      ->check(CLI::Range(0, 100))
+      ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  sub.add_option("--start", command->start,
+                 "Start from the values of an earlier solution of the same rules (for example "
+                 "one whose strategy improvement stopped at its step limit)");
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");
   sub.add_option("--out", command->out, "Solution file to write")->required();

@@ -2170,6 +2170,11 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
 
   const double continuation = 1.0 - options.discount;
   std::vector<double> x(geo.index.size(), 0.0);
+  if (options.start_values != nullptr) {
+    if (options.start_values->size() != x.size())
+      throw std::invalid_argument("duel solver: the start values are for another state space");
+    x = *options.start_values;
+  }
   tbb::task_arena arena(std::max(1, options.threads));
 
   // Certifies a lower bound: from the estimate `v` minus a margin, Gauss-Seidel sweeps of the

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "agents/duel_solver_agent.h"
@@ -451,6 +452,42 @@ TEST(DuelSolver, StrategyImprovementFromALooseSolveReachesTheConvergedValue) {
   // a.start is itself a certified lower bound of the same value, so the two agree to rounding.
   EXPECT_LE(b.lower_bound, a.start + 1e-12);
   EXPECT_GE(b.upper_bound, a.start);
+}
+
+// A run stopped early (one strategy-improvement step a layer, from a loose solve) is finished by
+// a run that starts from its values: the same bracket as a run that converged in one go, and the
+// first layer's solve starts near its end.  A start for another state space is refused.
+TEST(DuelSolver, AWarmStartFromAnUnfinishedSolutionReachesTheConvergedBracket) {
+  DuelRules rules = small_rules();
+  rules.board_cm = 20;
+  const DuelGame game(rules);
+  SolverOptions direct, stopped, resumed;
+  direct.nontermination = stopped.nontermination = resumed.nontermination = false;
+  direct.tolerance = stopped.tolerance = resumed.tolerance = 1e-5;
+  direct.policy_improvements = resumed.policy_improvements = 20;
+  stopped.policy_improvements = 1;
+  const SolveSummary a = solve_duel(game, direct).summary();
+  const DuelSolution first = solve_duel(game, stopped);
+  EXPECT_GT(first.summary().upper_bound - first.summary().lower_bound,
+            10 * (a.upper_bound - a.lower_bound));
+  resumed.start_values = &first.values();
+  const SolveSummary b = solve_duel(game, resumed).summary();
+  EXPECT_NEAR(b.lower_bound, a.lower_bound, 1e-12);
+  EXPECT_NEAR(b.upper_bound, a.upper_bound, 1e-9);
+  EXPECT_NEAR(b.lower_bound_without_god, a.lower_bound_without_god, 1e-12);
+  // The resumed run starts from a certified lower bound, so its start value never falls.
+  EXPECT_GE(b.lower_bound, first.summary().lower_bound);
+  auto first_layer_sweeps = [](const SolveSummary& s) {
+    for (const PassReport& p : s.passes) {
+      if (p.pass == "solve" && p.layer == "no-god/no-kit") return p.sweeps;
+    }
+    return -1;
+  };
+  EXPECT_LT(first_layer_sweeps(b), first_layer_sweeps(a));
+  const std::vector<double> wrong_size(first.values().size() + 1, 0.0);
+  SolverOptions bad;
+  bad.start_values = &wrong_size;
+  EXPECT_THROW(solve_duel(game, bad), std::invalid_argument);
 }
 
 }  // namespace
