@@ -20,6 +20,7 @@ struct StudyGodCommand {
   std::string out;
   int games = 100000;
   int matchup_games = 200;
+  std::int64_t max_plies = 20'000'000;
   std::string agents = "solver,heuristic,mcts:iterations=1000,random";
   std::uint64_t seed = 1;
   int threads = 2;
@@ -50,6 +51,7 @@ void run(const StudyGodCommand& c) {
   duel::GodStudyOptions options;
   options.games = c.games;
   options.matchup_games = c.matchup_games;
+  options.max_plies = c.max_plies;
   options.agents = split_agents(c.agents);
   options.seed = c.seed;
   options.threads = c.threads;
@@ -93,6 +95,9 @@ const RegisterCommand kRegister("study", "Studies built on exact solutions", [](
       ->check(CLI::Range(1, 100000000));
   god->add_option("--matchup-games", command->matchup_games, "Games per matchup (0: no matchups)")
       ->check(CLI::Range(0, 1000000));
+  god->add_option("--max-plies", command->max_plies,
+                  "Stop a simulated game after this many plies (reported as cut)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
   god->add_option("--agents", command->agents,
                   "Agents of the matchup table (specs, comma-separated)");
   god->add_option("--seed", command->seed, "Base seed");

@@ -147,6 +147,8 @@ struct SituationStats {
 
 struct GameLog {
   bool david_won = false;
+  bool cut = false;  // stopped at the ply limit
+  std::int64_t plies = 0;
   int god_turn = -1;
   Roll god_roll = Roll::kNone;
   std::vector<std::pair<std::string, std::pair<bool, double>>> decisions;  // key, (rerolled, gain)
@@ -154,12 +156,12 @@ struct GameLog {
 };
 
 // One optimal-versus-optimal game, recording each God decision.
-GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed) {
+GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int64_t max_plies) {
   const DuelGame& game = solution.game();
   GameLog log;
   Rng dice(seed, 0);
   DuelState s = game.initial_state();
-  for (int plies = 0; !game.is_terminal(s) && plies < 100000; ++plies) {
+  for (; !game.is_terminal(s) && log.plies < max_plies; ++log.plies) {
     Action a;
     if (game.current_player(s) == kChancePlayer) {
       a = sample_chance(game, s, dice);
@@ -186,6 +188,7 @@ GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed) {
     apply_any(game, s, a);
   }
   log.david_won = game.is_terminal(s) && s.winner == kDavid;
+  log.cut = !game.is_terminal(s);
   return log;
 }
 
@@ -330,6 +333,7 @@ AgentPtr<DuelGame> study_agent(const DuelGame& game, const std::string& spec,
 GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
                                const std::string& out_dir) {
   if (options.games < 1) throw OptionError("the study needs at least one game");
+  if (options.max_plies < 1) throw OptionError("the study's ply limit must be positive");
   const DuelGame& game = solution.game();
   if (!game.rules().god_enabled)
     throw RulesError("the God study needs rules with god_enabled true");
@@ -343,7 +347,8 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   arena.execute([&] {
     tbb::parallel_for(0, options.games, [&](int i) {
       logs[static_cast<std::size_t>(i)] = play_optimal(
-          solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next());
+          solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
+          options.max_plies);
     });
   });
   GodStudyResult result;
@@ -352,8 +357,12 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   result.use_by_turn.assign(kTurnBuckets, 0);
   std::map<Roll, std::map<std::string, SituationStats>> situations;
   std::map<Roll, std::vector<std::int64_t>> use_turns;
+  std::int64_t ended_plies = 0;
   for (const GameLog& log : logs) {
     result.david_wins += log.david_won;
+    result.cut_games += log.cut;
+    if (!log.cut) ended_plies += log.plies;
+    result.max_plies = std::max(result.max_plies, log.plies);
     for (std::size_t k = 0; k < log.decisions.size(); ++k) {
       const Roll roll = log.decision_rolls[k];
       RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
@@ -376,6 +385,8 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     }
   }
   const double n = options.games;
+  if (result.cut_games < options.games)
+    result.mean_plies = static_cast<double>(ended_plies) / (options.games - result.cut_games);
 
   // 2. Heat maps.
   struct Map {
@@ -480,9 +491,25 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
      << num(summary.start - summary.start_without_god, 6)
      << "** win probability: God multiplies David's chances by "
      << num(summary.start / std::max(1e-12, summary.start_without_god), 2) << ".\n\n";
-  md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2)
-     << " (exact: " << pct(summary.start, 2) << "); God was invoked in "
-     << pct(result.god_used_games / n, 1) << " of the games.\n\n";
+  {
+    // The exact value against the simulated rate: a game cut at the ply limit is neither a win
+    // nor a loss, so the rate is bracketed by counting the cut games as losses and as wins.
+    const Interval ci = wilson_interval(result.david_wins, options.games);
+    const double se = std::sqrt(summary.start * (1 - summary.start) / n);
+    md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2) << " (95 % ["
+       << pct(ci.low, 2) << ", " << pct(ci.high, 2) << "]; exact: " << pct(summary.start, 2) << ", "
+       << num((result.david_wins / n - summary.start) / se, 2)
+       << " standard errors away); God was invoked in " << pct(result.god_used_games / n, 1)
+       << " of the games. The games that ended lasted " << num(result.mean_plies, 0)
+       << " plies (decisions and dice) on average, the longest " << result.max_plies;
+    if (result.cut_games > 0) {
+      md << "; " << result.cut_games << " games reached the limit of " << options.max_plies
+         << " plies and were stopped (counted as no David win; counted as David wins the rate "
+            "would be "
+         << pct((result.david_wins + result.cut_games) / n, 2) << ")";
+    }
+    md << ".\n\n";
+  }
 
   md << "## When in the game God is used\n\n![turn](god-turn.svg)\n\n![roll](god-roll.svg)\n\n";
   md << "| turn | share of games in which God is used then |\n|---|---|\n";

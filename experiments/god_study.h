@@ -16,6 +16,10 @@ namespace sling::duel {
 struct GodStudyOptions {
   int games = 100000;       // optimal-versus-optimal games for the God statistics
   int matchup_games = 200;  // games per matchup
+  // A simulated game stops after this many plies (decisions and dice) and is reported as cut,
+  // not as a loss.  Optimal play on the default board waits long in stand-offs: at pitch 1 the
+  // mean is tens of thousands of plies, and a limit of 100,000 cut about 1 % of the games.
+  std::int64_t max_plies = 20'000'000;
   std::vector<std::string> agents = {"solver", "heuristic", "mcts:iterations=1000", "random"};
   std::uint64_t seed = 1;
   int threads = 2;
@@ -32,6 +36,9 @@ struct RollStudy {
 struct GodStudyResult {
   int games = 0;
   int david_wins = 0;
+  int cut_games = 0;      // games stopped at max_plies (neither side had won)
+  double mean_plies = 0;  // of the games that ended (decisions and dice)
+  std::int64_t max_plies = 0;
   int god_used_games = 0;
   std::vector<RollStudy> by_roll;         // indexed by Roll
   std::vector<std::int64_t> use_by_turn;  // God uses by the turn they happened in

@@ -716,6 +716,9 @@ TEST(DuelRulesFile, UnknownKeysMalformedJsonAndOutOfRangeValuesAreRejected) {
   EXPECT_NE(message(R"({"god_enabled": "yes"})").find("god_enabled"), std::string::npos);
   EXPECT_NE(message("{\"pitch_cm\": ").find("malformed"), std::string::npos);
   EXPECT_EQ(rules_from_json(R"({"pitch_cm": 2})").pitch_cm, 2);
+  // The turn counter is 16 bits and saturates, so a larger cap could never be reached.
+  EXPECT_EQ(rules_from_json(R"({"turn_cap": 65535})").turn_cap, 65535);
+  EXPECT_NE(message(R"({"turn_cap": 65536})").find("turn_cap"), std::string::npos);
 }
 
 TEST(DuelText, ActionsPrintAndParseAndIllegalTextIsRejected) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "experiments/god_study.h"
 
@@ -29,6 +30,9 @@ TEST(GodStudy, WritesTheReportWithFiguresConsistentWithTheSolution) {
   options.solution_file = file;
   const GodStudyResult result = write_god_study(solution, options, dir);
   EXPECT_EQ(result.games, 400);
+  EXPECT_EQ(result.cut_games, 0);
+  EXPECT_GT(result.mean_plies, 4.0);  // the initiative, a declaration and a shot's three dice
+  EXPECT_GE(result.max_plies, result.mean_plies);
   EXPECT_GT(result.god_used_games, 0);
   std::int64_t uses = 0;
   for (std::int64_t n : result.use_by_turn) uses += n;
@@ -47,6 +51,28 @@ TEST(GodStudy, WritesTheReportWithFiguresConsistentWithTheSolution) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/god-turn.svg"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/heat-north-god-stone.svg"));
   EXPECT_NE(read_file(dir + "/heat-north-god-stone.svg").find("<svg"), std::string::npos);
+}
+
+// A game stopped at the ply limit is reported as cut, not silently counted as a loss.
+TEST(GodStudy, GamesStoppedAtThePlyLimitAreReportedAsCut) {
+  DuelRules rules;
+  rules.board_cm = 16;
+  rules.pitch_cm = 4;
+  const DuelSolution solution = solve_duel(DuelGame(rules));
+  const std::string dir =
+      ::testing::TempDir() + "sling_god_study_cut_" + std::to_string(::getpid());
+  GodStudyOptions options;
+  options.games = 50;
+  options.matchup_games = 0;
+  options.max_plies = 2;  // no game ends within two plies
+  const GodStudyResult result = write_god_study(solution, options, dir);
+  EXPECT_EQ(result.cut_games, 50);
+  EXPECT_EQ(result.david_wins, 0);
+  EXPECT_EQ(result.max_plies, 2);
+  EXPECT_NE(read_file(dir + "/report.md").find("50 games reached the limit of 2 plies"),
+            std::string::npos);
+  options.max_plies = 0;
+  EXPECT_THROW(write_god_study(solution, options, dir), OptionError);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ void DuelRules::validate() const {
   check("search_min", search_min, 1, 7);
   check("recover_min", recover_min, 1, 7);
   check("flee_min", flee_min, 1, 7);
-  check("turn_cap", turn_cap, 0, 100000);
+  check("turn_cap", turn_cap, 0, 65535);  // DuelState::turn is 16 bits and saturates
   if (david_base_mm + goliath_base_mm > board_cm * 10) {
     throw RulesError("duel rules: the two bases do not fit on the board");
   }
