@@ -20,6 +20,7 @@ struct SolveDuelCommand {
   double tolerance = duel::kRouteTolerance;
   int improvements = duel::kRouteImprovements;
   bool skip_termination = false;
+  bool uniform_upper_start = false;
   std::string start;  // an earlier solution of the same game to start from
   std::string out;
   bool json = false;
@@ -48,6 +49,7 @@ void run(const SolveDuelCommand& c) {
   options.tolerance = c.tolerance;
   options.policy_improvements = c.improvements;
   options.nontermination = !c.skip_termination;
+  options.shaped_upper_start = !c.uniform_upper_start;
   std::vector<double> start_values;
   if (!c.start.empty()) {
     start_values = duel::DuelSolution::load(c.start, &game).values();
@@ -134,6 +136,9 @@ void configure_solve_duel(CLI::App& sub) {
                  "one whose strategy improvement stopped at its step limit)");
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");
+  sub.add_flag("--uniform-upper-start", command->uniform_upper_start,
+               "Start the upper pass from the solved values plus a uniform margin, not from the "
+               "undiscounted value of the greedy policies (docs/solver.md)");
   sub.add_option("--out", command->out, "Solution file to write")->required();
   sub.add_flag("--json", command->json, "Print the results as JSON");
   sub.add_flag("--quiet", command->quiet, "No progress lines");

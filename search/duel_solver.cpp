@@ -2293,19 +2293,57 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
         if (layer >= 3) twins.push_back(layer - 3);
         if (layer % 3 != 0) twins.push_back(layer - layer % 3);
         double margin = options.upper_margin, slack = options.upper_slack;
+        // The undiscounted value of the pair of policies greedy on x (earlier layers: their upper
+        // values), where it lies above x: x is the discounted fixed point, which the undiscounted
+        // operator raises by about the discount times the continuation value each turn, and in a
+        // long stand-off a uniform margin absorbs that only if it is about the discount times
+        // the stand-off's length.  The pair's own undiscounted value carries exactly that.
+        const std::size_t begin = geo.index.at(layer, 0, 0), end = geo.index.at(layer + 1, 0, 0);
+        std::vector<double> shaped;
+        if (options.shaped_upper_start) {
+          const auto shape_start = Clock::now();
+          PolicyEvaluation<Mode::kBothFixed> evaluation(geo, layer, 1.0);
+          PassReport report;
+          report.layer = layer_name(layer);
+          report.pass = "upper-start";
+          for (const bool from_zero : {true, false}) {
+            const auto r = evaluation.solve(x.data(), nullptr, y.data(), Pair{1, 1}, Pair{0, 0},
+                                            from_zero, kEvaluationProducts, kEvaluationTarget);
+            report.sweeps += r.products + 1;
+            report.max_change.push_back(r.residual * r.reduction);
+          }
+          shaped.assign(y.begin() + static_cast<std::ptrdiff_t>(begin),
+                        y.begin() + static_cast<std::ptrdiff_t>(end));
+          report.seconds = seconds_since(shape_start);
+          summary.sweeps += report.sweeps;
+          if (options.log) {
+            double above = 0;
+            for (std::size_t i = begin; i < end; ++i)
+              if (geo.valid[(i - begin) % geo.index.pairs()])
+                above = std::max(above, shaped[i - begin] - x[i]);
+            char line[200];
+            std::snprintf(line, sizeof(line),
+                          "%-17s %-22s BiCGSTAB: %d products, largest rise above x %.3g  %.1f s",
+                          "upper-start", report.layer.c_str(), report.sweeps, above,
+                          report.seconds);
+            options.log(line);
+          }
+          summary.passes.push_back(std::move(report));
+        }
         bool layer_certified = false;
         for (int attempt = 0; attempt < 5 && !layer_certified; ++attempt) {
           layer_certified = run_pass<Mode::kOptimal>(
               geo, y.data(), y.data(), 1.0, 0.0, {layer}, upper, options, summary, [&](int) {
-                const std::size_t begin = geo.index.at(layer, 0, 0);
-                const std::size_t end = geo.index.at(layer + 1, 0, 0);
                 for (std::size_t i = begin; i < end; ++i) {
                   double inherited = 0;
                   for (int twin : twins) {
                     const std::size_t j = i - begin + geo.index.at(twin, 0, 0);
                     inherited = std::max(inherited, y[j] - x[j]);
                   }
-                  y[i] = std::min(1.0, x[i] + margin + slack * last_change[i] + inherited);
+                  const double base = shaped.empty()
+                                          ? x[i] + inherited
+                                          : std::max(shaped[i - begin], x[i] + inherited);
+                  y[i] = std::min(1.0, base + margin + slack * last_change[i]);
                 }
               });
           margin *= 10;

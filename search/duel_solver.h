@@ -53,6 +53,10 @@ struct SolverOptions {
   // bound and still leaves a pre-fixed point: it tightens until a sweep lowers no value by more
   // than rounding, for at most this many sweeps per layer.
   int upper_tightening_sweeps = 100;
+  // The upper pass starts each layer from the undiscounted value of the pair of policies greedy
+  // on the solved values where it lies above them (docs/solver.md), instead of from the solved
+  // values alone.
+  bool shaped_upper_start = true;
   // After each layer's solve, strategy improvement: at most this many times per layer, the
   // layer's values become those of David's policy greedy on them against Goliath's best response
   // (0: off).  From a loosely converged solve it reaches the value in a few steps (see
