@@ -2058,6 +2058,28 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
   return steps;
 }
 
+// Evaluates the pair of policies greedy on `guide` (both fixed) into `values`'s layer: the
+// probability of reaching `win` rather than `lose`, each turn continuing with `continuation`.
+// Solved from zero (the least solution: zero where the pair's play never ends), then refined from
+// the result.  Serves the upper pass's shaped start and the termination pass.
+PassReport evaluate_pair(const Geometry& geo, const std::vector<double>& guide,
+                         std::vector<double>& values, int layer, double continuation, Pair win,
+                         Pair lose, const char* pass) {
+  const auto start = Clock::now();
+  PolicyEvaluation<Mode::kBothFixed> evaluation(geo, layer, continuation);
+  PassReport report;
+  report.layer = layer_name(layer);
+  report.pass = pass;
+  for (const bool from_zero : {true, false}) {
+    const auto r = evaluation.solve(guide.data(), nullptr, values.data(), win, lose, from_zero,
+                                    kEvaluationProducts, kEvaluationTarget);
+    report.sweeps += r.products + 1;
+    report.max_change.push_back(r.residual * r.reduction);
+  }
+  report.seconds = seconds_since(start);
+  return report;
+}
+
 std::uint64_t checksum(const std::vector<double>& values) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (double v : values) {
@@ -2301,20 +2323,10 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
         const std::size_t begin = geo.index.at(layer, 0, 0), end = geo.index.at(layer + 1, 0, 0);
         std::vector<double> shaped;
         if (options.shaped_upper_start) {
-          const auto shape_start = Clock::now();
-          PolicyEvaluation<Mode::kBothFixed> evaluation(geo, layer, 1.0);
-          PassReport report;
-          report.layer = layer_name(layer);
-          report.pass = "upper-start";
-          for (const bool from_zero : {true, false}) {
-            const auto r = evaluation.solve(x.data(), nullptr, y.data(), Pair{1, 1}, Pair{0, 0},
-                                            from_zero, kEvaluationProducts, kEvaluationTarget);
-            report.sweeps += r.products + 1;
-            report.max_change.push_back(r.residual * r.reduction);
-          }
+          PassReport report =
+              evaluate_pair(geo, x, y, layer, 1.0, Pair{1, 1}, Pair{0, 0}, "upper-start");
           shaped.assign(y.begin() + static_cast<std::ptrdiff_t>(begin),
                         y.begin() + static_cast<std::ptrdiff_t>(end));
-          report.seconds = seconds_since(shape_start);
           summary.sweeps += report.sweeps;
           if (options.log) {
             double above = 0;
@@ -2366,19 +2378,8 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     if (options.nontermination && lower_certified) {
       std::vector<double> w(geo.index.size(), 0.0);
       for (int layer : layers) {
-        const auto layer_start = Clock::now();
-        PolicyEvaluation<Mode::kBothFixed> evaluation(geo, layer, continuation);
-        PassReport report;
-        report.layer = layer_name(layer);
-        report.pass = "termination";
-        // From zero (the least solution where play never ends), then refined from the result.
-        for (const bool from_zero : {true, false}) {
-          const auto r = evaluation.solve(x.data(), nullptr, w.data(), Pair{1, 0}, Pair{0, 1},
-                                          from_zero, kEvaluationProducts, kEvaluationTarget);
-          report.sweeps += r.products + 1;
-          report.max_change.push_back(r.residual * r.reduction);
-        }
-        report.seconds = seconds_since(layer_start);
+        PassReport report =
+            evaluate_pair(geo, x, w, layer, continuation, Pair{1, 0}, Pair{0, 1}, "termination");
         summary.sweeps += report.sweeps;
         if (options.log) {
           char line[200];
