@@ -8,6 +8,7 @@
 
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
+#include "engine/core/io.h"
 #include "search/duel_solver.h"
 
 namespace sling::cli {
@@ -21,7 +22,9 @@ struct SolveDuelCommand {
   int improvements = duel::kRouteImprovements;
   bool skip_termination = false;
   bool uniform_upper_start = false;
-  std::string start;  // an earlier solution of the same game to start from
+  std::string start;       // an earlier solution (or checkpoint) of the same game to start from
+  std::string checkpoint;  // where to save the values of the unfinished solve, now and then
+  double checkpoint_minutes = 10;
   std::string out;
   bool json = false;
   bool quiet = false;
@@ -52,11 +55,25 @@ void run(const SolveDuelCommand& c) {
   options.shaped_upper_start = !c.uniform_upper_start;
   std::vector<double> start_values;
   if (!c.start.empty()) {
-    start_values = duel::DuelSolution::load(c.start, &game).values();
+    using Accept = duel::DuelSolution::Accept;
+    start_values = duel::DuelSolution::load(c.start, &game, Accept::kSolutionOrCheckpoint).values();
     options.start_values = &start_values;
   }
+  // A solve can take more than an hour: its outputs are checked before it starts.
+  check_writable(c.out);
+  if (!c.checkpoint.empty()) check_writable(c.checkpoint);
   if (!c.quiet && !c.json) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
   if (options.log && !c.start.empty()) options.log("starting from the values of " + c.start);
+  if (!c.checkpoint.empty()) {
+    options.checkpoint_seconds = 60 * c.checkpoint_minutes;
+    options.checkpoint = [&](const std::vector<double>& values, const duel::SolveSummary& so_far) {
+      duel::DuelSolution(game, values, so_far, false).save(c.checkpoint);
+      if (options.log) {
+        options.log("checkpoint written to " + c.checkpoint + " (continue with --start " +
+                    c.checkpoint + ")");
+      }
+    };
+  }
   const duel::DuelSolution solution = duel::solve_duel(game, options);
   solution.save(c.out);
   const duel::SolveSummary& s = solution.summary();
@@ -132,13 +149,20 @@ void configure_solve_duel(CLI::App& sub) {
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   sub.add_option("--start", command->start,
-                 "Start from the values of an earlier solution of the same rules (for example "
-                 "one whose strategy improvement stopped at its step limit)");
+                 "Start from the values of an earlier solution or checkpoint of the same rules "
+                 "(for example one whose strategy improvement stopped at its step limit)");
   sub.add_flag("--skip-termination", command->skip_termination,
                "Do not bound the probability that optimal play never ends");
   sub.add_flag("--uniform-upper-start", command->uniform_upper_start,
                "Start the upper pass from the solved values plus a uniform margin, not from the "
                "undiscounted value of the greedy policies (docs/solver.md)");
+  sub.add_option("--checkpoint", command->checkpoint,
+                 "Save the values of the unfinished solve to this file now and then; a run "
+                 "stopped early continues from it with --start");
+  sub.add_option("--checkpoint-minutes", command->checkpoint_minutes,
+                 "Least time between two checkpoints")
+      ->check(CLI::Range(0.0, 1e6))
+      ->capture_default_str();
   sub.add_option("--out", command->out, "Solution file to write")->required();
   sub.add_flag("--json", command->json, "Print the results as JSON");
   sub.add_flag("--quiet", command->quiet, "No progress lines");

@@ -1993,9 +1993,10 @@ constexpr double kStrategyAbsolute = 1e-14;   // BiCGSTAB: absolute residual (Eu
 constexpr int kResponseRounds = 30;           // Goliath's policy-iteration rounds per step
 
 // Returns the number of steps taken; report.certified says whether the layer converged.
+// `after_step` is called after every step, when x is a sub-solution again (a checkpoint).
 int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<double>& sigma,
                   int layer, double continuation, int max_steps, const SolverOptions& options,
-                  PassReport& report) {
+                  PassReport& report, const std::function<void()>& after_step) {
   const std::size_t begin = geo.index.at(layer, 0, 0), end = geo.index.at(layer + 1, 0, 0);
   PolicyEvaluation<Mode::kDavidFixed> evaluation(geo, layer, continuation);
   evaluation.set_forcing(true);
@@ -2052,6 +2053,7 @@ int improve_layer(const Geometry& geo, std::vector<double>& x, std::vector<doubl
                     layer_name(layer), steps + 1, start_residual, rounds, products, layer_sum);
       options.log(line);
     }
+    after_step();
   }
   // Later layers read this one through David's guide too.
   std::copy(x.begin() + begin, x.begin() + end, sigma.begin() + begin);
@@ -2241,15 +2243,27 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     //     needs no slack above it in the upper pass.
     std::vector<double> sigma;
     if (options.policy_improvements > 0) sigma.assign(x.size(), 0.0);
+    // Checkpoints: x is a sub-solution after every layer's solve and every improvement step.
+    auto last_checkpoint = Clock::now();
+    auto checkpoint = [&] {
+      if (!options.checkpoint || seconds_since(last_checkpoint) < options.checkpoint_seconds)
+        return;
+      SolveSummary so_far = summary;
+      so_far.seconds = seconds_since(start);
+      so_far.peak_memory_bytes = peak_memory_bytes();
+      options.checkpoint(x, so_far);
+      last_checkpoint = Clock::now();
+    };
     for (int layer : layers) {
       run_pass<Mode::kOptimal>(geo, x.data(), x.data(), 1.0, 0.0, {layer}, solve, options, summary);
+      checkpoint();
       if (options.policy_improvements == 0) continue;
       const auto layer_start = Clock::now();
       PassReport report;
       report.layer = layer_name(layer);
       report.pass = "improve";
       const int steps = improve_layer(geo, x, sigma, layer, continuation,
-                                      options.policy_improvements, options, report);
+                                      options.policy_improvements, options, report, checkpoint);
       report.seconds = seconds_since(layer_start);
       summary.sweeps += report.sweeps;
       summary.improvements = std::max(summary.improvements, steps);
@@ -2409,8 +2423,13 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
 // ---------------------------------------------------------------------------------------------
 // DuelSolution: values anywhere, by expectimax over the rest of the turn with DuelGame itself.
 
-DuelSolution::DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary)
-    : game_(game), index_(game), values_(std::move(values)), summary_(std::move(summary)) {
+DuelSolution::DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary,
+                           bool complete)
+    : game_(game),
+      index_(game),
+      values_(std::move(values)),
+      summary_(std::move(summary)),
+      complete_(complete) {
   if (values_.size() != index_.size())
     throw FileFormatError("duel solution: wrong number of values");
 }
@@ -2549,18 +2568,20 @@ void DuelSolution::save(const std::string& path) const {
     const std::string rules = game_.rules_json();
     const std::uint64_t pairs = index_.pairs();
     SolveSummary summary = summary_;
-    archive(magic, version, rules, pairs, summary, values_, checksum(values_));
+    const bool complete = complete_;
+    archive(magic, version, complete, rules, pairs, summary, values_, checksum(values_));
   }
   write_file_atomic(path, out.str());
 }
 
-DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expected) {
+DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expected, Accept accept) {
   const std::string bytes = read_file(path);
   std::string magic, rules;
   std::uint32_t version = 0;
   std::uint64_t pairs = 0, sum = 0;
   SolveSummary summary;
   std::vector<double> values;
+  bool complete = true;
   const std::string where = "duel solution '" + path + "'";
   // Cereal writes the magic string after its 8-byte length: check it before trusting any size.
   const std::string magic_text = kMagic;
@@ -2574,11 +2595,14 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
     archive(magic);
     if (magic != kMagic) throw FileFormatError(where + ": not a Sling duel solution file");
     archive(version);
-    if (version != kFormatVersion) {
+    constexpr std::uint32_t kOldestReadable = 4;  // the last version without the checkpoint mark
+    if (version < kOldestReadable || version > kFormatVersion) {
       throw FileFormatError(where + ": format version " + std::to_string(version) +
-                            ", this Sling reads version " + std::to_string(kFormatVersion) +
+                            ", this Sling reads versions " + std::to_string(kOldestReadable) +
+                            " to " + std::to_string(kFormatVersion) +
                             " (solve again with `sling solve duel`)");
     }
+    if (version >= 5) archive(complete);
     archive(rules, pairs, summary, values, sum);
   } catch (const FileFormatError&) {
     throw;
@@ -2586,6 +2610,12 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
     throw FileFormatError(where + ": corrupted or truncated (" + e.what() + ")");
   }
   if (checksum(values) != sum) throw FileFormatError(where + ": corrupted (checksum mismatch)");
+  if (!complete && accept != Accept::kSolutionOrCheckpoint) {
+    throw FileFormatError(where +
+                          " is a checkpoint of an unfinished solve, not a solution: "
+                          "continue it with `sling solve duel --start " +
+                          path + " --out FILE`");
+  }
   DuelGame game = [&] {
     try {
       return DuelGame::from_rules_json(rules);
@@ -2612,7 +2642,7 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   if (pairs != index.pairs() || values.size() != index.size()) {
     throw FileFormatError(where + ": corrupted (sizes do not match its rules)");
   }
-  return DuelSolution(game, std::move(values), std::move(summary));
+  return DuelSolution(game, std::move(values), std::move(summary), complete);
 }
 
 }  // namespace sling::duel

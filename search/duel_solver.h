@@ -30,6 +30,8 @@
 
 namespace sling::duel {
 
+struct SolveSummary;
+
 struct SolverOptions {
   int threads = 2;           // TBB worker threads
   double tolerance = 1e-13;  // a layer's iteration stops when no value moves by more
@@ -69,6 +71,12 @@ struct SolverOptions {
   // example a run whose strategy improvement stopped at its step limit).  A solution's values are
   // a certified sub-solution, so every pass stays valid from them (docs/solver.md).
   const std::vector<double>* start_values = nullptr;
+  // Called with the values so far after a layer's solve and after each strategy-improvement step,
+  // once at least checkpoint_seconds have passed since the start or the last call.  The values
+  // are a sub-solution at every such point, so a run stopped after a checkpoint continues from it
+  // with start_values (`sling solve duel --checkpoint FILE`, then `--start FILE`).
+  std::function<void(const std::vector<double>& values, const SolveSummary& so_far)> checkpoint;
+  double checkpoint_seconds = 600;
   std::function<void(const std::string&)> log;  // progress lines; may be empty
 };
 
@@ -163,14 +171,19 @@ class DuelIndex {
 
 class DuelSolution {
  public:
-  static constexpr std::uint32_t kFormatVersion = 4;
+  // Version 5 marks checkpoints; version 4 files (solutions only) are still read.
+  static constexpr std::uint32_t kFormatVersion = 5;
 
-  DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary);
+  // A checkpoint (complete = false) holds the values of an unfinished solve: a sub-solution to
+  // continue from, not a solution to play or study.
+  DuelSolution(const DuelGame& game, std::vector<double> values, SolveSummary summary,
+               bool complete = true);
 
   const DuelGame& game() const { return game_; }
   const DuelIndex& index() const { return index_; }
   const SolveSummary& summary() const { return summary_; }
   const std::vector<double>& values() const { return values_; }
+  bool complete() const { return complete_; }
 
   // David's optimal win probability at any state (decision, chance or terminal): an exact
   // expectimax over the rest of the current turn with the stored values at the next turn's start.
@@ -185,8 +198,10 @@ class DuelSolution {
   // Cereal binary with a header (magic, version, rules JSON, sizes) and a checksum.
   void save(const std::string& path) const;
   // Throws FileFormatError for a corrupted file or another version, RulesError when `expected`
-  // is given and the file was solved for other rules.
-  static DuelSolution load(const std::string& path, const DuelGame* expected = nullptr);
+  // is given and the file was solved for other rules.  A checkpoint is refused unless accepted.
+  enum class Accept { kSolution, kSolutionOrCheckpoint };
+  static DuelSolution load(const std::string& path, const DuelGame* expected = nullptr,
+                           Accept accept = Accept::kSolution);
 
  private:
   double turn_value(const DuelState& s, bool root) const;
@@ -196,6 +211,7 @@ class DuelSolution {
   DuelIndex index_;
   std::vector<double> values_;
   SolveSummary summary_;
+  bool complete_ = true;
 };
 
 // Throws RulesError for rules the solver does not support (a turn cap, or a David movement that

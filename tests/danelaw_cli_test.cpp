@@ -11,30 +11,18 @@
 
 #include "engine/core/state_io.h"
 #include "engine/danelaw/danelaw.h"
+#include "tests/run_sling.h"
 
 namespace sling::danelaw {
 namespace {
 
-struct CommandRun {
-  int status;
-  std::string output;  // stdout and stderr
-};
+using testing_support::CommandRun;
 
 CommandRun run(const std::string& arguments) {
-  const std::string command = std::string(SLING_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  std::size_t n;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return testing_support::run_sling(arguments);
 }
-
 int lines(const std::string& text) {
-  int count = 0;
-  for (char c : text) count += c == '\n';
-  return count;
+  return testing_support::count_lines(text);
 }
 
 TEST(DanelawCli, PathPrintsCostAndHexes) {

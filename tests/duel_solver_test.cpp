@@ -19,6 +19,7 @@
 #include "engine/core/io.h"
 #include "experiments/play_game.h"
 #include "search/duel_solver.h"
+#include "tests/run_sling.h"
 
 namespace sling::duel {
 namespace {
@@ -232,6 +233,7 @@ TEST(DuelSolver, SolutionFilesRoundTripAndRefuseOtherRulesVersionsAndCorruption)
   solution.save(file);
   const DuelGame& game = solution.game();
   const DuelSolution loaded = DuelSolution::load(file, &game);
+  EXPECT_TRUE(loaded.complete());
   EXPECT_EQ(loaded.values(), solution.values());
   EXPECT_EQ(loaded.summary().start, solution.summary().start);
 
@@ -531,6 +533,75 @@ TEST(DuelSolver, AWarmStartFromAnUnfinishedSolutionReachesTheConvergedBracket) {
   SolverOptions bad;
   bad.start_values = &wrong_size;
   EXPECT_THROW(solve_duel(game, bad), std::invalid_argument);
+}
+
+TEST(DuelSolver, ACheckpointIsNoSolutionAndContinuesToTheConvergedBracket) {
+  DuelRules rules = small_rules();
+  rules.board_cm = 20;
+  const DuelGame game(rules);
+  SolverOptions direct;
+  direct.nontermination = false;
+  direct.tolerance = 1e-5;
+  direct.policy_improvements = 20;
+  const SolveSummary a = solve_duel(game, direct).summary();
+  // A run killed at its third checkpoint (after the first layer's solve and two of its steps).
+  const std::string file = temp_path("checkpoint.sol");
+  struct Killed {};
+  int checkpoints = 0;
+  SolverOptions killed = direct;
+  killed.checkpoint_seconds = 0;
+  killed.checkpoint = [&](const std::vector<double>& values, const SolveSummary& so_far) {
+    DuelSolution(game, values, so_far, false).save(file);
+    if (++checkpoints == 3) throw Killed{};
+  };
+  EXPECT_THROW(solve_duel(game, killed), Killed);
+  try {
+    DuelSolution::load(file, &game);
+    FAIL() << "a checkpoint was accepted as a solution";
+  } catch (const FileFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_duel_solver_agent(game, parse_agent_spec("solver:file=" + file)),
+               FileFormatError);
+  const DuelSolution saved =
+      DuelSolution::load(file, &game, DuelSolution::Accept::kSolutionOrCheckpoint);
+  EXPECT_FALSE(saved.complete());
+  SolverOptions resumed = direct;
+  resumed.start_values = &saved.values();
+  const SolveSummary b = solve_duel(game, resumed).summary();
+  EXPECT_NEAR(b.lower_bound, a.lower_bound, 1e-12);
+  EXPECT_NEAR(b.upper_bound, a.upper_bound, 1e-9);
+  EXPECT_NEAR(b.lower_bound_without_god, a.lower_bound_without_god, 1e-12);
+}
+
+TEST(DuelSolver, TheSolveCommandChecksItsOutputsBeforeSolving) {
+  const std::string rules = temp_path("cli_rules.json");
+  write_file_atomic(rules, rules_to_json(small_rules()));
+  const std::string unwritable = "/nonexistent-sling-dir/duel.sol";
+  for (const std::string& args : {"solve duel --rules " + rules + " --out " + unwritable,
+                                  "solve duel --rules " + rules + " --checkpoint " + unwritable +
+                                      " --out " + temp_path("cli.sol")}) {
+    const auto r = testing_support::run_sling(args);
+    EXPECT_NE(r.status, 0) << args;
+    EXPECT_EQ(testing_support::count_lines(r.output), 1) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("cannot write"), std::string::npos) << r.output;
+  }
+  // A checkpoint is written, refused as a solution, and continued with --start.
+  const std::string checkpoint = temp_path("cli_checkpoint.sol");
+  const auto first = testing_support::run_sling("solve duel --rules " + rules + " --checkpoint " +
+                                                checkpoint + " --checkpoint-minutes 0 --out " +
+                                                temp_path("cli.sol") + " --json");
+  ASSERT_EQ(first.status, 0) << first.output;
+  const auto refused = testing_support::run_sling("match duel --rules " + rules +
+                                                  " --david solver:file=" + checkpoint +
+                                                  " --goliath random --games 1");
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.output.find("checkpoint of an unfinished solve"), std::string::npos)
+      << refused.output;
+  const auto continued =
+      testing_support::run_sling("solve duel --rules " + rules + " --start " + checkpoint +
+                                 " --out " + temp_path("cli.sol") + " --json");
+  EXPECT_EQ(continued.status, 0) << continued.output;
 }
 
 }  // namespace
