@@ -48,7 +48,7 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
 
 void check_writable(const std::string& path) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT, 0644);
   if (fd < 0) throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
   ::close(fd);
   ::unlink(temporary.c_str());
