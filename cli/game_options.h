@@ -9,8 +9,8 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
-#include "engine/duel/duel.h"
 #include "engine/danelaw/danelaw.h"
+#include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
 
 namespace sling::cli {
@@ -54,7 +54,8 @@ decltype(auto) with_game(const std::string& name, const GameOptions& options, F&
   }
   if (name == "pig") {
     if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
-    const pig::PigGame game = in_file([&] { return pig::PigGame::from_rules_json(rules_text(options)); });
+    const pig::PigGame game =
+        in_file([&] { return pig::PigGame::from_rules_json(rules_text(options)); });
     return body(game);
   }
   throw OptionError("unknown game '" + name + "' (valid games: " + kGameNames + ")");

@@ -10,7 +10,6 @@ namespace sling {
 
 namespace {
 
-
 std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", value);

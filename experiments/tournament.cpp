@@ -35,7 +35,6 @@ namespace {
 constexpr std::string_view kConfigFormat = "sling-tournament";
 constexpr int kConfigVersion = 1;
 
-
 std::string format(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);

@@ -579,7 +579,7 @@ TEST(PlayProgress, TheSpinnerDrawsWhileAliveAndErasesItself) {
   const std::string text = stream.str();
   EXPECT_NE(text.find("\rGoliath is thinking | 0.0 s"), std::string::npos) << text;
   EXPECT_NE(text.find("Goliath is thinking / "), std::string::npos);  // it turned at least once
-  EXPECT_EQ(text.back(), '\r');                                        // and left a clean line
+  EXPECT_EQ(text.back(), '\r');                                       // and left a clean line
 }
 
 }  // namespace
