@@ -67,7 +67,7 @@ void run(const SolveDuelCommand& c) {
   if (!c.checkpoint.empty()) {
     options.checkpoint_seconds = 60 * c.checkpoint_minutes;
     options.checkpoint = [&](const std::vector<double>& values, const duel::SolveSummary& so_far) {
-      duel::DuelSolution(game, values, so_far, false).save(c.checkpoint);
+      duel::DuelSolution::save(c.checkpoint, game, values, so_far, false);
       if (options.log) {
         options.log("checkpoint written to " + c.checkpoint + " (continue with --start " +
                     c.checkpoint + ")");

@@ -2560,16 +2560,23 @@ constexpr const char* kMagic = "sling-duel-solution";
 }  // namespace
 
 void DuelSolution::save(const std::string& path) const {
+  save(path, game_, values_, summary_, complete_);
+}
+
+void DuelSolution::save(const std::string& path, const DuelGame& game,
+                        const std::vector<double>& values, const SolveSummary& summary,
+                        bool complete) {
+  const DuelIndex index(game);
+  if (values.size() != index.size()) throw FileFormatError("duel solution: wrong number of values");
+  const std::uint64_t pairs = index.pairs();
   std::ostringstream out;
   {
     cereal::BinaryOutputArchive archive(out);
     const std::string magic = kMagic;
     const std::uint32_t version = kFormatVersion;
-    const std::string rules = game_.rules_json();
-    const std::uint64_t pairs = index_.pairs();
-    SolveSummary summary = summary_;
-    const bool complete = complete_;
-    archive(magic, version, complete, rules, pairs, summary, values_, checksum(values_));
+    const std::string rules = game.rules_json();
+    SolveSummary copy = summary;  // (cereal's archive takes non-const references)
+    archive(magic, version, complete, rules, pairs, copy, values, checksum(values));
   }
   write_file_atomic(path, out.str());
 }

@@ -195,8 +195,13 @@ class DuelSolution {
   // equal values wins.
   Action best_action(const DuelState& s) const;
 
-  // Cereal binary with a header (magic, version, rules JSON, sizes) and a checksum.
+  // Cereal binary with a header (magic, version, whether complete, rules JSON, sizes) and a
+  // checksum.
   void save(const std::string& path) const;
+  // The same file for values held elsewhere (a checkpoint of a running solve), without copying
+  // them into a DuelSolution first.
+  static void save(const std::string& path, const DuelGame& game, const std::vector<double>& values,
+                   const SolveSummary& summary, bool complete);
   // Throws FileFormatError for a corrupted file or another version, RulesError when `expected`
   // is given and the file was solved for other rules.  A checkpoint is refused unless accepted.
   enum class Accept { kSolution, kSolutionOrCheckpoint };

@@ -2,7 +2,6 @@
 // and the records of play_game (the tournament's format).
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include "experiments/play/replay_session.h"
 #include "experiments/play_game.h"
 #include "experiments/tournament.h"
+#include "tests/run_sling.h"
 
 namespace sling::play {
 namespace {
@@ -96,15 +96,9 @@ TEST(ReplayDuel, ACorruptedRecordIsRefusedWithThePly) {
 std::pair<int, std::string> run_sling(const std::string& arguments, const std::string& script) {
   const std::string input = temp_path("stdin.txt");
   std::ofstream(input) << script;
-  const std::string command = std::string(SLING_BINARY) + " " + arguments + " < " + input + " 2>&1";
-  std::FILE* pipe = ::popen(command.c_str(), "r");
-  std::string output;
-  char buffer[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output.append(buffer, got);
-  const int status = ::pclose(pipe);
+  const auto run = testing_support::run_sling(arguments + " < " + input);
   std::filesystem::remove(input);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return {run.status, run.output};
 }
 
 TEST(PlayBinary, PlaysSavesAndReplaysThroughStandardInput) {

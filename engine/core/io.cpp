@@ -12,6 +12,14 @@
 #include "engine/core/errors.h"
 
 namespace sling {
+namespace {
+
+// Where write_file_atomic writes before it renames (and check_writable probes).
+std::string temporary_path(const std::string& path) {
+  return path + ".tmp." + std::to_string(::getpid());
+}
+
+}  // namespace
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -22,7 +30,7 @@ std::string read_file(const std::string& path) {
 }
 
 void write_file_atomic(const std::string& path, std::string_view contents) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const std::string temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
   std::size_t written = 0;
@@ -47,7 +55,7 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
 }
 
 void check_writable(const std::string& path) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const std::string temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT, 0644);
   if (fd < 0) throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
   ::close(fd);
