@@ -11,7 +11,7 @@
 #include "agents/agent.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 
 namespace sling {
 

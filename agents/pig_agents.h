@@ -7,7 +7,7 @@
 
 #include "agents/game_agents.h"
 #include "engine/pig/pig.h"
-#include "engine/pig/solver.h"
+#include "solvers/pig/solver.h"
 
 namespace sling {
 namespace pig {

@@ -3,7 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 
 namespace sling::duel {
 namespace {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/duel/duel.h"
-#include "experiments/tournament.h"
+#include "experiments/tournament/tournament.h"
 #include "search/common.h"
 
 namespace sling {

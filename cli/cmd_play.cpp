@@ -1,5 +1,5 @@
 // sling play GAME --<side> human|SPEC --<side> human|SPEC [--seed S] [--rules FILE] [--load FILE]:
-// a game in the terminal between people and agents (experiments/play/play_session.h).
+// a game in the terminal between people and agents (play/play_session.h).
 #include <unistd.h>
 
 #include <iostream>
@@ -11,7 +11,7 @@
 #include "cli/game_options.h"
 #include "engine/core/io.h"
 #include "engine/core/record.h"
-#include "experiments/play/play_session.h"
+#include "play/play_session.h"
 
 namespace sling::cli {
 namespace {

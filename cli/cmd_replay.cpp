@@ -1,5 +1,5 @@
 // sling replay FILE [--to-end]: steps through a game record (a save of `sling play`) with the board
-// shown (experiments/play/replay_session.h); `sling replay DIR --game N` replays game N of a
+// shown (play/replay_session.h); `sling replay DIR --game N` replays game N of a
 // tournament's output folder (its records.jsonl).
 #include <unistd.h>
 
@@ -10,8 +10,8 @@
 #include "cli/command.h"
 #include "cli/game_options.h"
 #include "engine/core/record.h"
-#include "experiments/play/replay_session.h"
-#include "experiments/tournament.h"
+#include "play/replay_session.h"
+#include "experiments/tournament/tournament.h"
 
 namespace sling::cli {
 namespace {

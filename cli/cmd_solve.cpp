@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "cli/solve_duel.h"
 #include "engine/core/errors.h"
-#include "engine/pig/solver.h"
+#include "solvers/pig/solver.h"
 
 namespace sling::cli {
 namespace {

@@ -1,5 +1,5 @@
 // sling study god [--solution FILE | --rules FILE --pitch CM] --out DIR: the God study
-// (experiments/god_study.h) written as DIR/report.md with SVG figures.
+// (experiments/studies/god_study.h) written as DIR/report.md with SVG figures.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -8,7 +8,7 @@
 #include "cli/command.h"
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
-#include "experiments/god_study.h"
+#include "experiments/studies/god_study.h"
 
 namespace sling::cli {
 namespace {

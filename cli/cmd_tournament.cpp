@@ -8,7 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/game_options.h"
-#include "experiments/tournament.h"
+#include "experiments/tournament/tournament.h"
 
 namespace sling::cli {
 namespace {

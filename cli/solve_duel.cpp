@@ -9,7 +9,7 @@
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 
 namespace sling::cli {
 namespace {

@@ -18,7 +18,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "experiments/play_game.h"
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 #include "tests/run_sling.h"
 
 namespace sling::duel {

@@ -9,7 +9,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
-#include "experiments/god_study.h"
+#include "experiments/studies/god_study.h"
 
 namespace sling::duel {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "engine/core/io.h"
 #include "engine/pig/pig.h"
-#include "engine/pig/solver.h"
+#include "solvers/pig/solver.h"
 #include "tests/conformance.h"
 
 namespace sling::testing {

@@ -12,9 +12,9 @@
 #include "engine/core/io.h"
 #include "engine/core/record.h"
 #include "engine/danelaw/danelaw.h"
-#include "experiments/play/play_session.h"
-#include "experiments/play/replay_session.h"
-#include "experiments/play/scripted_input.h"
+#include "play/play_session.h"
+#include "play/replay_session.h"
+#include "play/scripted_input.h"
 
 namespace sling::play {
 namespace {

@@ -12,9 +12,9 @@
 
 #include "engine/core/record.h"
 #include "engine/pig/pig.h"
-#include "experiments/play/play_session.h"
-#include "experiments/play/replay_session.h"
-#include "experiments/play/scripted_input.h"
+#include "play/play_session.h"
+#include "play/replay_session.h"
+#include "play/scripted_input.h"
 
 namespace sling::play {
 namespace {

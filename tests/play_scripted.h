@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "experiments/play/play_session.h"
-#include "experiments/play/scripted_input.h"
+#include "play/play_session.h"
+#include "play/scripted_input.h"
 
 namespace sling::play {
 

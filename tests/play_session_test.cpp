@@ -1,5 +1,5 @@
 // Whole games of `sling play` driven in-process: a scripted person answers every prompt by looking
-// at the position it is asked about (experiments/play/scripted_input.h), with fixed seeds.
+// at the position it is asked about (play/scripted_input.h), with fixed seeds.
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include "engine/core/record.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
-#include "experiments/play/play_session.h"
-#include "experiments/play/scripted_input.h"
+#include "play/play_session.h"
+#include "play/scripted_input.h"
 
 namespace sling::play {
 namespace {

@@ -12,10 +12,10 @@
 #include "agents/random_agent.h"
 #include "engine/core/record.h"
 #include "engine/duel/duel.h"
-#include "experiments/play/play_agents.h"
-#include "experiments/play/replay_session.h"
+#include "play/play_agents.h"
+#include "play/replay_session.h"
 #include "experiments/play_game.h"
-#include "experiments/tournament.h"
+#include "experiments/tournament/tournament.h"
 #include "tests/run_sling.h"
 
 namespace sling::play {

@@ -5,7 +5,7 @@
 #include <tbb/task_arena.h>
 
 #include "engine/pig/pig.h"
-#include "engine/pig/solver.h"
+#include "solvers/pig/solver.h"
 #include "search/expectimax.h"
 #include "search/mcts.h"
 

@@ -13,7 +13,7 @@
 
 #include "engine/core/io.h"
 #include "experiments/csv.h"
-#include "experiments/tournament.h"
+#include "experiments/tournament/tournament.h"
 
 namespace sling {
 namespace {

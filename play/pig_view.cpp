@@ -1,4 +1,4 @@
-#include "experiments/play/pig_view.h"
+#include "play/pig_view.h"
 
 #include <algorithm>
 #include <sstream>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "engine/core/game.h"
-#include "experiments/play/style.h"
+#include "play/style.h"
 
 namespace sling::play {
 

@@ -1,4 +1,4 @@
-#include "experiments/play/progress.h"
+#include "play/progress.h"
 
 #include <chrono>
 #include <cstdio>

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/duel/duel.h"
-#include "experiments/play/game_view.h"
+#include "play/game_view.h"
 
 namespace sling::play {
 

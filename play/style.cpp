@@ -1,4 +1,4 @@
-#include "experiments/play/style.h"
+#include "play/style.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "engine/pig/solver.h"
+#include "solvers/pig/solver.h"
 
 #include <cereal/archives/binary.hpp>
 #include <cereal/types/string.hpp>

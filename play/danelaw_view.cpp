@@ -1,4 +1,4 @@
-#include "experiments/play/danelaw_view.h"
+#include "play/danelaw_view.h"
 
 #include <sstream>
 

@@ -1,4 +1,4 @@
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
-#include "experiments/play/game_view.h"
+#include "play/game_view.h"
 
 namespace sling::play {
 

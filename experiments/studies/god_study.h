@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "search/duel_solver.h"
+#include "solvers/duel/solver.h"
 
 namespace sling::duel {
 

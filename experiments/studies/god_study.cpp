@@ -1,4 +1,4 @@
-#include "experiments/god_study.h"
+#include "experiments/studies/god_study.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>

@@ -1,4 +1,4 @@
-#include "experiments/tournament.h"
+#include "experiments/tournament/tournament.h"
 
 #include "engine/core/json_text.h"
 

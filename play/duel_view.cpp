@@ -1,4 +1,4 @@
-#include "experiments/play/duel_view.h"
+#include "play/duel_view.h"
 
 #include <algorithm>
 #include <cmath>

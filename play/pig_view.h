@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/pig/pig.h"
-#include "experiments/play/game_view.h"
+#include "play/game_view.h"
 
 namespace sling::play {
 

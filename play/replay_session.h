@@ -10,8 +10,8 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/record.h"
-#include "experiments/play/game_views.h"
-#include "experiments/play/play_session.h"
+#include "play/game_views.h"
+#include "play/play_session.h"
 
 namespace sling::play {
 

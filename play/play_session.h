@@ -25,10 +25,10 @@
 #include "agents/agent.h"
 #include "engine/core/errors.h"
 #include "engine/core/record.h"
-#include "experiments/play/game_views.h"
-#include "experiments/play/play_agents.h"
-#include "experiments/play/playout_analysis.h"
-#include "experiments/play/progress.h"
+#include "play/game_views.h"
+#include "play/play_agents.h"
+#include "play/playout_analysis.h"
+#include "play/progress.h"
 #include "experiments/play_game.h"
 
 namespace sling::play {
