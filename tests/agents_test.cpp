@@ -46,12 +46,36 @@ TEST(AgentSpec, HoldTakesABareThreshold) {
   EXPECT_EQ(make_agent(game, "hold")->spec(), "hold:20");
 }
 
-TEST(AgentSpec, SpecRoundTripsWithEveryOptionSpelledOut) {
+// An agent's full spec names every option its catalogue entry declares, with the value it was given
+// (or the default), and builds an agent with the same spec: the spec is a complete description.
+TEST(AgentSpec, SpecNamesEveryDeclaredOptionWithItsValueAndParsesBack) {
   const PigGame game;
-  for (const std::string text : {"mcts:iterations=123,c=2,rollout=heuristic,trees=3",
-                                 "expectimax:nodes=777,pruning=star2,leaf=rollout"}) {
-    const std::string full = make_agent(game, text)->spec();
+  const std::vector<AgentInfo> catalogue = agent_catalogue(game);
+  auto declared = [&](const std::string& name) {
+    for (const AgentInfo& info : catalogue)
+      if (info.name == name) return info.options;
+    ADD_FAILURE() << name << " is not in the catalogue";
+    return decltype(catalogue.front().options){};
+  };
+  struct Case {
+    std::string text;
+    std::vector<std::string> given;
+  };
+  for (const Case& c : {Case{"mcts:iterations=123,c=2,rollout=heuristic,trees=3",
+                             {"iterations=123", "c=2", "rollout=heuristic", "trees=3"}},
+                        Case{"expectimax:nodes=777,pruning=star2,leaf=rollout",
+                             {"nodes=777", "pruning=star2", "leaf=rollout"}}}) {
+    const std::string full = make_agent(game, c.text)->spec();
+    const std::string name = c.text.substr(0, c.text.find(':'));
+    ASSERT_EQ(full.rfind(name + ":", 0), 0u) << full;
+    const std::string options = "," + full.substr(name.size() + 1) + ",";
+    for (const std::string& option : c.given)
+      EXPECT_NE(options.find("," + option + ","), std::string::npos) << option << " in " << full;
+    for (const auto& option : declared(name))
+      EXPECT_NE(options.find("," + option.key + "="), std::string::npos)
+          << option.key << " missing from " << full;
     EXPECT_EQ(make_agent(game, full)->spec(), full);
+    EXPECT_NE(make_agent(game, name)->spec(), full) << "the given options must change the spec";
   }
 }
 

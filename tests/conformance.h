@@ -1,19 +1,29 @@
 #pragma once
-// The conformance suite, written once and instantiated for every game:
+// The conformance suite, written once and instantiated for every game and for rule variants:
 //
 //   #include "tests/conformance.h"
 //   INSTANTIATE_TYPED_TEST_SUITE_P(Duel, Conformance, ::testing::Types<sling::duel::DuelGame>);
 //
-// It plays seeded random games and checks, at every ply: copies are equal with equal hashes, states
-// survive JSON and binary round trips, chance probabilities are positive and sum to 1, applying an
-// outcome is deterministic, every legal action prints and parses back to itself, an illegal action
-// is rejected with IllegalActionError; and at the end: zero-sum returns, and the game record
-// (rules, seed, history) survives its own round trip and replays to the identical final state. A
-// game may specialise ConformanceTraits to set the number of playouts.
+// A type argument is either a game (its default rules) or a variant: a struct with `using Game`,
+// `static Game make()` (the game under other rules) and `static constexpr int kPlayouts`, as
+// OpenSpiel runs its random simulation test on several parameter sets of one game.
+//
+// It plays seeded random games and checks, at every ply: state equality agrees with the state's
+// bytes (a field left out of operator== fails), distinct states of a playout have distinct hashes
+// (a field left out of the hash fails), states survive JSON and binary round trips, chance outcomes
+// are distinct with positive probabilities summing to 1, applying an outcome is deterministic,
+// every legal action prints and parses back to itself, an illegal action is rejected with
+// IllegalActionError; and at the end: zero-sum returns, no draw unless the rules allow one, and the
+// game record (rules, seed, history) survives its own round trip and replays to the identical final
+// state.  The bounds of the action and chance lists are checked by FixedVector's own assertions,
+// which the sanitizer build compiles in.  A game may specialise ConformanceTraits to set the number
+// of playouts.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "engine/core/game.h"
@@ -28,26 +38,45 @@ struct ConformanceTraits {
   static constexpr int kMaxPlies = 100000;  // a playout this long is reported as a failure
 };
 
+// The game and rules a type argument of the suite stands for.
+template <class T>
+struct ConformanceCase {
+  using Game = T;
+  static Game make() { return Game{}; }
+  static constexpr int kPlayouts = ConformanceTraits<T>::kPlayouts;
+};
+template <class T>
+requires requires {
+  typename T::Game;
+}
+struct ConformanceCase<T> : T {};
+
 template <class G>
 class Conformance : public ::testing::Test {};
 
 TYPED_TEST_SUITE_P(Conformance);
 
 TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
-  using G = TypeParam;
+  using Case = ConformanceCase<TypeParam>;
+  using G = typename Case::Game;
   using State = typename G::State;
-  const G game;
+  const G game = Case::make();
   Rng base(20261129, 0);
-  for (int playout = 0; playout < ConformanceTraits<G>::kPlayouts; ++playout) {
+  for (int playout = 0; playout < Case::kPlayouts; ++playout) {
     Rng rng = base.derive(static_cast<std::uint64_t>(playout));
     State state = game.initial_state();
     GameRecord record{std::string(game.info().name), game.rules_json(), 20261129, {}};
+    std::unordered_map<std::uint64_t, std::string> bytes_by_hash;  // this playout's states
+    State previous = state;
     int plies = 0;
     while (!game.is_terminal(state)) {
       ASSERT_LT(++plies, ConformanceTraits<G>::kMaxPlies) << "playout does not end";
-      const State copy = state;
-      ASSERT_EQ(copy, state);
-      ASSERT_EQ(G::hash(copy), G::hash(state));
+      const std::string bytes = state_to_binary(state);
+      ASSERT_EQ(previous == state, state_to_binary(previous) == bytes)
+          << "operator== disagrees with the state's bytes";
+      const auto [seen, inserted] = bytes_by_hash.emplace(G::hash(state), bytes);
+      ASSERT_TRUE(inserted || seen->second == bytes) << "two distinct states share a hash";
+      previous = state;
       ASSERT_EQ(state_from_json<State>(state_to_json(state)), state);
       ASSERT_EQ(state_from_binary<State>(state_to_binary(state)), state);
 
@@ -56,9 +85,10 @@ TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
         ChanceList<G> outcomes;
         game.chance_outcomes(state, outcomes);
         ASSERT_FALSE(outcomes.empty());
-        ASSERT_LE(outcomes.size(), static_cast<std::size_t>(game.info().max_chance_outcomes));
+        std::unordered_set<Action> distinct;
         double total = 0;
         for (const ChanceOutcome& o : outcomes) {
+          ASSERT_TRUE(distinct.insert(o.outcome).second) << "a chance outcome is listed twice";
           ASSERT_GT(o.probability, 0.0);
           total += o.probability;
           State a = state, b = state;
@@ -75,7 +105,6 @@ TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
         ActionList<G> actions;
         game.legal_actions(state, actions);
         ASSERT_FALSE(actions.empty());
-        ASSERT_LE(actions.size(), static_cast<std::size_t>(game.info().max_actions));
         std::unordered_set<Action> legal(actions.begin(), actions.end());
         ASSERT_EQ(legal.size(), actions.size()) << "duplicate legal actions";
         for (Action a : actions) {
@@ -102,6 +131,9 @@ TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
     ASSERT_EQ(game.current_player(state), kTerminalPlayer);
     const Returns r = game.returns(state);
     ASSERT_DOUBLE_EQ(r[0] + r[1], 0.0);
+    if (!game.info().has_draws) {
+      ASSERT_NE(r[0], 0.0) << "a draw under rules that have none";
+    }
 
     const GameRecord json_copy = record_from_text(record_to_json(record));
     const GameRecord binary_copy = record_from_text(record_to_binary(record));
@@ -113,8 +145,9 @@ TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
 }
 
 TYPED_TEST_P(Conformance, RulesRoundTripAndMetadata) {
-  using G = TypeParam;
-  const G game;
+  using Case = ConformanceCase<TypeParam>;
+  using G = typename Case::Game;
+  const G game = Case::make();
   const G copy = G::from_rules_json(game.rules_json());
   EXPECT_EQ(copy.rules_json(), game.rules_json());
   EXPECT_FALSE(game.info().name.empty());

@@ -16,4 +16,13 @@ struct ConformanceTraits<danelaw::DanelawGame> {
 
 INSTANTIATE_TYPED_TEST_SUITE_P(Danelaw, Conformance, ::testing::Types<danelaw::DanelawGame>);
 
+// The seed's balance option: the Danes' extra ten armies change the pool and the reinforcements.
+struct DanelawWithExtraDanes {
+  using Game = danelaw::DanelawGame;
+  static Game make() { return Game::from_rules_json(R"({"danes_extra": true})"); }
+  static constexpr int kPlayouts = 10;
+};
+INSTANTIATE_TYPED_TEST_SUITE_P(DanelawVariants, Conformance,
+                               ::testing::Types<DanelawWithExtraDanes>);
+
 }  // namespace sling::testing

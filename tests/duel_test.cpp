@@ -771,6 +771,26 @@ struct ConformanceTraits<duel::DuelGame> {
   static constexpr int kMaxPlies = 200000;
 };
 INSTANTIATE_TYPED_TEST_SUITE_P(Duel, Conformance, ::testing::Types<duel::DuelGame>);
+
+// The same suite under rule variants that change what a game can reach: no God decisions at all, a
+// turn cap (draws), and a coarse lattice (other movement discs and contact distances).
+struct DuelWithoutGod {
+  using Game = duel::DuelGame;
+  static Game make() { return Game::from_rules_json(R"({"god_enabled": false})"); }
+  static constexpr int kPlayouts = 100;
+};
+struct DuelWithTurnCap {
+  using Game = duel::DuelGame;
+  static Game make() { return Game::from_rules_json(R"({"turn_cap": 12})"); }
+  static constexpr int kPlayouts = 200;
+};
+struct DuelAtThreeCentimetres {
+  using Game = duel::DuelGame;
+  static Game make() { return Game::from_rules_json(R"({"pitch_cm": 3})"); }
+  static constexpr int kPlayouts = 100;
+};
+using DuelVariantTypes = ::testing::Types<DuelWithoutGod, DuelWithTurnCap, DuelAtThreeCentimetres>;
+INSTANTIATE_TYPED_TEST_SUITE_P(DuelVariants, Conformance, DuelVariantTypes);
 }  // namespace sling::testing
 
 namespace sling::duel {

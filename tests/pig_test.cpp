@@ -20,6 +20,14 @@ struct ConformanceTraits<sling::pig::PigGame> {
   static constexpr int kMaxPlies = 100000;
 };
 INSTANTIATE_TYPED_TEST_SUITE_P(Pig, Conformance, ::testing::Types<sling::pig::PigGame>);
+
+// A shorter race: other terminal thresholds and hold decisions.
+struct PigToTwentyFive {
+  using Game = sling::pig::PigGame;
+  static Game make() { return Game::from_rules_json(R"({"goal": 25})"); }
+  static constexpr int kPlayouts = 300;
+};
+INSTANTIATE_TYPED_TEST_SUITE_P(PigVariants, Conformance, ::testing::Types<PigToTwentyFive>);
 }  // namespace sling::testing
 
 namespace sling::pig {
