@@ -3,12 +3,11 @@
 // (`solver:file=duel.sol`, written by `sling solve duel`).  Every decision, God's included, is the
 // best by the solved values, and the analysis lists the exact value of every legal action.
 
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "agents/agent.h"
+#include "agents/shared_cache.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
 #include "solvers/duel/solver.h"
@@ -51,18 +50,18 @@ class DuelSolverAgent final : public Agent<duel::DuelGame> {
   Analysis analysis_;
 };
 
-// Loads (once per file and process) the solution named by `file=` and checks that it was solved
-// for this game's rules.
+// Loads the solution named by `file=` once per content (a rewritten file is read again) and checks
+// that it was solved for this game's rules.  Two solutions stay loaded at most: one at the default
+// lattice takes about 2 GiB.
 inline std::shared_ptr<const duel::DuelSolution> shared_duel_solution(const duel::DuelGame& game,
                                                                       const std::string& file) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const duel::DuelSolution>> loaded;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = loaded[file];
-  if (!slot || !(slot->game().rules() == game.rules())) {
-    slot = std::make_shared<const duel::DuelSolution>(duel::DuelSolution::load(file, &game));
+  static SharedCache<duel::DuelSolution> loaded(2);
+  std::shared_ptr<const duel::DuelSolution> solution =
+      loaded.get(file_content_key(file), [&] { return duel::DuelSolution::load(file, &game); });
+  if (!(solution->game().rules() == game.rules())) {
+    solution = std::make_shared<const duel::DuelSolution>(duel::DuelSolution::load(file, &game));
   }
-  return slot;
+  return solution;
 }
 
 inline AgentPtr<duel::DuelGame> make_duel_solver_agent(const duel::DuelGame& game,

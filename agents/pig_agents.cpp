@@ -1,27 +1,22 @@
 #include "agents/pig_agents.h"
 
-#include <map>
-#include <mutex>
+#include <string>
+
+#include "agents/shared_cache.h"
 
 namespace sling {
 namespace pig {
 
+// Solved tables by goal, and tables read from files by content; four of each at most (a table to
+// the largest goal takes 62 MB).
 std::shared_ptr<const PigSolution> shared_solution(int goal) {
-  static std::mutex mutex;
-  static std::map<int, std::shared_ptr<const PigSolution>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[goal];
-  if (!slot) slot = std::make_shared<const PigSolution>(PigSolution::solve(goal));
-  return slot;
+  static SharedCache<PigSolution> solved(4);
+  return solved.get("goal " + std::to_string(goal), [&] { return PigSolution::solve(goal); });
 }
 
 std::shared_ptr<const PigSolution> shared_solution_file(const std::string& path) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const PigSolution>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[path];
-  if (!slot) slot = std::make_shared<const PigSolution>(PigSolution::load(path));
-  return slot;
+  static SharedCache<PigSolution> loaded(4);
+  return loaded.get(file_content_key(path), [&] { return PigSolution::load(path); });
 }
 
 SolverAgent::SolverAgent(const PigGame& game, std::string table_path)

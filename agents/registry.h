@@ -3,7 +3,7 @@
 // listed here with its options, so `sling agents` and the error for an unknown agent stay in step.
 //
 // Generic agents are offered according to the hooks a game has (checked at compile time); a game's
-// own agents (Pig's solver and hold:N, later the duel solver) plug in through GameAgents<G>
+// own agents (Pig's solver and hold:N, the duel's solver agent) plug in through GameAgents<G>
 // (agents/game_agents.h): include the game's agent header below (pig_agents.h, duel_agents.h).
 
 #include <string>

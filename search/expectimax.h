@@ -17,7 +17,10 @@
 // subtrees are in the transposition table when the full search comes back to them.
 //
 // Iterative deepening runs depth 1, 2, ... until the node or time budget is spent; an unfinished
-// iteration is discarded, so with a node budget the move is a deterministic function of the state.
+// iteration is discarded, so with a node budget the move is a deterministic function of the state
+// and of the searches made since new_game: the transposition table carries over from one move of a
+// game to the next (that is its use), so the same state searched in another game history may get
+// another move.  A game replayed from its seed repeats every search, and so every move.
 // Ordering: the transposition table's best action, then the game's heuristic action, then the
 // rest as listed.  The root searches every action with the full window so that each root value is
 // exact at the completed depth (for hints); pruning still applies below the root.

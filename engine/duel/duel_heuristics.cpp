@@ -130,7 +130,7 @@ double DuelGame::evaluate(const State& s) const {
 }
 
 // In kDestination: staying, the point nearest the opponent, the point farthest from it, and the
-// farthest point in each of 16 compass sectors (ties broken by gap to the opponent).  What this
+// farthest point in each of 16 compass sectors (on a tie, the first destination listed).  What this
 // loses: fine adjustments of distance within a sector, which matter for the exact 5 cm shooting
 // bands; the exact solver does not use it.
 void DuelGame::candidate_actions(const State& s, ActionList<DuelGame>& out) const {
