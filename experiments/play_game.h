@@ -1,12 +1,15 @@
 #pragma once
-// Plays one game between two agents.  The game's chance outcomes come from the game's own stream
-// and each agent gets its own seed, all derived from one game seed: a game is reproducible from
-// (agents, rules, seed) alone, whatever thread plays it.
+// Plays one game between two agents.  The dice follow the one convention of engine/core/dice.h (the
+// die of ply n from its own stream of the game seed, as in `sling play`) and each agent gets its
+// own seed, all derived from one game seed: a game is reproducible from (agents, rules, seed)
+// alone, whatever thread or process plays it, and `sling play --seed` with the same seed throws the
+// same dice.
 
 #include <chrono>
 #include <string>
 
 #include "agents/agent.h"
+#include "engine/core/dice.h"
 #include "engine/core/record.h"
 
 namespace sling {
@@ -21,7 +24,8 @@ struct GameResult {
   GameRecord record;
 };
 
-// Stream ids: chance draws use the game seed's stream 0; agent i uses stream 1 + i.
+// Stream ids: the dice use the game seed's stream 0 (one derived stream per ply, dice.h); agent i
+// uses stream 1 + i.
 inline std::uint64_t agent_seed(std::uint64_t game_seed, int side) {
   return Rng(game_seed, 1 + static_cast<std::uint64_t>(side)).next();
 }
@@ -36,7 +40,6 @@ GameResult play_game(const G& game, Agent<G>& first, Agent<G>& second, std::uint
   Agent<G>* agents[2] = {&first, &second};
   agents[0]->new_game(agent_seed(seed, 0));
   agents[1]->new_game(agent_seed(seed, 1));
-  Rng dice(seed, 0);
   typename G::State state = game.initial_state();
   while (!game.is_terminal(state)) {
     if (result.plies >= max_plies) {
@@ -46,7 +49,7 @@ GameResult play_game(const G& game, Agent<G>& first, Agent<G>& second, std::uint
     const Player player = game.current_player(state);
     Action action;
     if (player == kChancePlayer) {
-      action = sample_chance(game, state, dice);
+      action = roll_dice(game, state, seed, static_cast<std::uint64_t>(result.plies));
     } else {
       try {
         action = agents[player]->act(state);

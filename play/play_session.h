@@ -25,11 +25,11 @@
 #include "agents/agent.h"
 #include "engine/core/errors.h"
 #include "engine/core/record.h"
+#include "experiments/play_game.h"
 #include "play/game_views.h"
 #include "play/play_agents.h"
 #include "play/playout_analysis.h"
 #include "play/progress.h"
-#include "experiments/play_game.h"
 
 namespace sling::play {
 
@@ -183,11 +183,9 @@ class PlaySession {
   bool has_human() const { return !agents_[0] || !agents_[1]; }
   std::string side_label(std::size_t side) const { return display_name(game_.info().sides[side]); }
 
-  // The die of ply n comes from stream n of the seed: the same history gives the same dice.
-  Action roll_dice() const {
-    Rng rng = Rng(seed_, 0).derive(history_.size());
-    return sample_chance(game_, state_, rng);
-  }
+  // The die of ply n comes from stream n of the seed, the convention every path shares
+  // (engine/core/dice.h): the same history gives the same dice, here and in `match`.
+  Action roll_dice() const { return sling::roll_dice(game_, state_, seed_, history_.size()); }
 
   void apply(Action action) {
     const State before = state_;

@@ -1,0 +1,121 @@
+#include "experiments/tournament/config.h"
+
+#include "engine/core/json_options.h"  // first: makes rapidjson assertions throw
+
+#include <set>
+
+#include "engine/core/errors.h"
+#include "engine/core/json_text.h"
+#include "engine/core/random.h"
+
+namespace sling {
+
+namespace {
+
+constexpr std::string_view kConfigFormat = "sling-tournament";
+constexpr int kConfigVersion = 1;
+
+}  // namespace
+
+void TournamentConfig::validate() const {
+  if (agents.size() < 2) throw OptionError("a tournament needs at least two agents");
+  std::set<std::string> seen;
+  for (const std::string& spec : agents) {
+    if (spec.empty()) throw OptionError("an agent spec is empty");
+    if (!seen.insert(spec).second) {
+      throw OptionError("agent '" + spec + "' is listed twice (give each agent once)");
+    }
+  }
+  if (pairs_per_pairing < 1) throw OptionError("--games must be at least 1");
+}
+
+std::string TournamentConfig::to_json() const {
+  std::string out = "{\n";
+  out += "  \"format\": " + json_string(kConfigFormat) + ",\n";
+  out += "  \"version\": " + std::to_string(kConfigVersion) + ",\n";
+  out += "  \"game\": " + json_string(game) + ",\n";
+  out += "  \"rules\": " + json_string(rules) + ",\n";
+  out += "  \"agents\": [";
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    out += (i ? ", " : "") + json_string(agents[i]);
+  }
+  out += "],\n";
+  out += "  \"pairs_per_pairing\": " + std::to_string(pairs_per_pairing) + ",\n";
+  out += "  \"seed\": " + std::to_string(seed) + "\n}\n";
+  return out;
+}
+
+TournamentConfig TournamentConfig::from_json(std::string_view text, const std::string& path) {
+  rapidjson::Document document;
+  document.Parse(text.data(), text.size());
+  auto fail = [&](const std::string& reason) -> TournamentConfig {
+    throw FileFormatError("'" + path + "': " + reason);
+  };
+  if (document.HasParseError() || !document.IsObject()) return fail("not a JSON object");
+  auto member = [&](const char* key) -> const rapidjson::Value& {
+    const auto it = document.FindMember(key);
+    if (it == document.MemberEnd()) fail(std::string("missing key '") + key + "'");
+    return it->value;
+  };
+  if (!member("format").IsString() || member("format").GetString() != kConfigFormat) {
+    return fail("not a Sling tournament configuration");
+  }
+  if (!member("version").IsInt() || member("version").GetInt() != kConfigVersion) {
+    return fail("unsupported tournament configuration version");
+  }
+  TournamentConfig config;
+  if (!member("game").IsString() || !member("rules").IsString() || !member("agents").IsArray() ||
+      !member("pairs_per_pairing").IsInt() || !member("seed").IsUint64()) {
+    return fail("a key has the wrong kind of value");
+  }
+  config.game = member("game").GetString();
+  config.rules = member("rules").GetString();
+  for (const auto& agent : member("agents").GetArray()) {
+    if (!agent.IsString()) return fail("'agents' must be a list of strings");
+    config.agents.emplace_back(agent.GetString());
+  }
+  config.pairs_per_pairing = member("pairs_per_pairing").GetInt();
+  config.seed = member("seed").GetUint64();
+  return config;
+}
+
+std::string TournamentConfig::first_difference(const TournamentConfig& other) const {
+  auto list = [](const std::vector<std::string>& agents) {
+    std::string text;
+    for (const auto& a : agents) text += (text.empty() ? "" : " ") + a;
+    return text;
+  };
+  if (game != other.game) return "game " + game + " vs " + other.game;
+  if (rules != other.rules) return "the rules differ";
+  if (agents != other.agents)
+    return "agents [" + list(agents) + "] vs [" + list(other.agents) + "]";
+  if (pairs_per_pairing != other.pairs_per_pairing) {
+    return "--games " + std::to_string(pairs_per_pairing) + " vs " +
+           std::to_string(other.pairs_per_pairing);
+  }
+  if (seed != other.seed)
+    return "--seed " + std::to_string(seed) + " vs " + std::to_string(other.seed);
+  return "";
+}
+
+Schedule::Schedule(const TournamentConfig& config) : seed_(config.seed) {
+  const int n = static_cast<int>(config.agents.size());
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j) pairings_.push_back({i, j});
+  }
+  total_games_ = 2 * static_cast<std::int64_t>(pairings_.size()) * config.pairs_per_pairing;
+}
+
+ScheduledGame Schedule::game(std::int64_t game_id) const {
+  ScheduledGame game;
+  game.game_id = game_id;
+  game.pair_id = game_id / 2;
+  const auto& pairing = pairings_[static_cast<std::size_t>(game.pair_id % pairings())];
+  const bool swapped = game_id % 2 == 1;
+  game.agent0 = pairing[swapped ? 1 : 0];
+  game.agent1 = pairing[swapped ? 0 : 1];
+  game.seed = Rng(seed_, static_cast<std::uint64_t>(game.pair_id)).next();
+  return game;
+}
+
+}  // namespace sling

@@ -1,0 +1,292 @@
+#include "experiments/tournament/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+#include "engine/core/io.h"
+#include "engine/core/json_text.h"
+#include "experiments/tournament/text_format.h"
+
+namespace sling {
+
+namespace fs = std::filesystem;
+using tournament_text::format_number;
+
+namespace {
+
+// A finite number as JSON, or null (an interval of an agent that never played).
+std::string json_number(double value, const char* pattern = "%.2f") {
+  return std::isfinite(value) ? format_number(pattern, value) : "null";
+}
+
+}  // namespace
+
+TournamentReport make_report(const TournamentConfig& config, const SideNames& sides,
+                             const std::vector<GameRow>& rows) {
+  TournamentReport report;
+  report.game = config.game;
+  report.sides = sides;
+  report.agents = config.agents;
+  report.games = static_cast<std::int64_t>(rows.size());
+  report.total_games = Schedule(config).total_games();
+  const std::size_t n = config.agents.size();
+  std::vector<std::vector<double>> points(n, std::vector<double>(n, 0.0));
+  report.games_between.assign(n, std::vector<int>(n, 0));
+  std::vector<std::array<double, 2>> side_points(n, {0.0, 0.0});
+  report.side_games.assign(n, {0, 0});
+  std::vector<RatedGame> rated;
+  for (const GameRow& row : rows) {
+    const double score0 = side0_score(row);
+    rated.push_back({row.agent0, row.agent1, score0, row.pair_id});
+    points[row.agent0][row.agent1] += score0;
+    points[row.agent1][row.agent0] += 1.0 - score0;
+    ++report.games_between[row.agent0][row.agent1];
+    ++report.games_between[row.agent1][row.agent0];
+    side_points[row.agent0][0] += score0;
+    side_points[row.agent1][1] += 1.0 - score0;
+    ++report.side_games[row.agent0][0];
+    ++report.side_games[row.agent1][1];
+    ++report.ends[row.end];
+    if (row.winner < 0) ++report.draws;
+    if (row.winner >= 0) ++report.side_wins[row.winner];
+    if (row.end == "error") ++report.errors;
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  report.score_rate.assign(n, std::vector<double>(n, nan));
+  report.side_score_rate.assign(n, {nan, nan});
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (report.games_between[i][j] > 0) {
+        report.score_rate[i][j] = points[i][j] / report.games_between[i][j];
+      }
+    }
+    for (int side = 0; side < 2; ++side) {
+      if (report.side_games[i][side] > 0) {
+        report.side_score_rate[i][side] = side_points[i][side] / report.side_games[i][side];
+      }
+    }
+  }
+  report.fit = fit_ratings(config.agents, rated, {.intervals = IntervalMethod::kClustered});
+  return report;
+}
+
+namespace {
+
+// Agents by rating, strongest first (ties by name, so the order is reproducible).
+std::vector<int> ranking(const TournamentReport& report) {
+  std::vector<int> order(report.agents.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const double ea = report.fit.agents[a].elo, eb = report.fit.agents[b].elo;
+    if (ea != eb) return ea > eb;
+    return report.agents[a] < report.agents[b];
+  });
+  return order;
+}
+
+std::string percent(double rate) {
+  return std::isfinite(rate) ? format_number("%.1f%%", 100 * rate) : "-";
+}
+
+std::string signed_elo(double elo) {
+  if (!std::isfinite(elo)) return elo > 0 ? "+inf" : "-inf";
+  return std::abs(elo) < 0.5 ? "+0" : format_number("%+.0f", elo);  // never "-0"
+}
+
+std::string pad(const std::string& text, std::size_t width, bool left = true) {
+  if (text.size() >= width) return text;
+  return left ? text + std::string(width - text.size(), ' ')
+              : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+std::string report_table(const TournamentReport& report) {
+  const std::vector<int> order = ranking(report);
+  std::size_t name_width = 5;
+  for (const auto& name : report.agents) name_width = std::max(name_width, name.size());
+  std::ostringstream out;
+  out << "Tournament: " << report.game << ", " << report.games << " of " << report.total_games
+      << " games\n";
+  out << "Side advantage of " << report.sides[0] << ": "
+      << signed_elo(report.fit.side_advantage_elo) << " Elo ["
+      << signed_elo(report.fit.side_advantage_ci_low) << ", "
+      << signed_elo(report.fit.side_advantage_ci_high) << "] (" << report.sides[0] << " won "
+      << report.side_wins[0] << ", " << report.sides[1] << " won " << report.side_wins[1]
+      << ", draws " << report.draws << ")\n";
+  out << "Intervals: 95%, "
+      << (report.fit.intervals == IntervalMethod::kClustered
+              ? "from the spread of the pair results (games of a pair share their dice)"
+              : "from the model (few pairs, or an agent or side won all or none of its games)")
+      << "\n\n";
+  out << "rank  " << pad("agent", name_width) << "   Elo   95% interval   games   score  "
+      << pad(report.sides[0], 8, false) << " " << pad(report.sides[1], 8, false) << "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const int i = order[r];
+    const AgentRating& a = report.fit.agents[i];
+    out << pad(std::to_string(r + 1), 4, false) << "  " << pad(report.agents[i], name_width)
+        << pad(signed_elo(a.elo), 6, false) << "  "
+        << pad("[" + signed_elo(a.ci_low) + ", " + signed_elo(a.ci_high) + "]", 13) << " "
+        << pad(std::to_string(a.games), 6, false) << " "
+        << pad(percent(a.games ? a.score / a.games : std::nan("")), 7, false) << "  "
+        << pad(percent(report.side_score_rate[i][0]), 8, false) << " "
+        << pad(percent(report.side_score_rate[i][1]), 8, false) << "\n";
+  }
+  out << "\nScore of the row agent against the column agent (both sides; draws count half):\n";
+  out << pad("", name_width + 5);
+  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
+  out << "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
+    for (int c : order) out << pad(percent(report.score_rate[order[r]][c]), 7, false);
+    out << "\n";
+  }
+  out << "\nLikelihood of superiority (row stronger than column):\n";
+  out << pad("", name_width + 5);
+  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
+  out << "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
+    for (int c : order) {
+      out << pad(order[r] == c ? "-" : percent(report.fit.likelihood_of_superiority(order[r], c)),
+                 7, false);
+    }
+    out << "\n";
+  }
+  out << "\nHow games ended:";
+  for (const auto& [reason, count] : report.ends) out << "  " << reason << " " << count;
+  out << "\n(draws " << report.draws << ", agent errors " << report.errors << ")\n";
+  return out.str();
+}
+
+std::string report_json(const TournamentReport& report) {
+  const std::vector<int> order = ranking(report);
+  std::ostringstream out;
+  out << "{\n  \"game\": " << json_string(report.game) << ",\n";
+  out << "  \"sides\": [" << json_string(report.sides[0]) << ", " << json_string(report.sides[1])
+      << "],\n";
+  out << "  \"games\": " << report.games << ",\n  \"total_games\": " << report.total_games << ",\n";
+  out << "  \"side_advantage_elo\": " << json_number(report.fit.side_advantage_elo) << ",\n";
+  out << "  \"side_advantage_ci95\": [" << json_number(report.fit.side_advantage_ci_low) << ", "
+      << json_number(report.fit.side_advantage_ci_high) << "],\n";
+  out << "  \"intervals\": \""
+      << (report.fit.intervals == IntervalMethod::kClustered ? "pair-clustered" : "model")
+      << "\",\n";
+  out << "  \"agents\": [\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const int i = order[r];
+    const AgentRating& a = report.fit.agents[i];
+    out << "    {\"name\": " << json_string(report.agents[i]) << ", \"elo\": " << json_number(a.elo)
+        << ", \"ci95_low\": " << json_number(a.ci_low)
+        << ", \"ci95_high\": " << json_number(a.ci_high) << ", \"games\": " << a.games
+        << ", \"score\": " << json_number(a.games ? a.score / a.games : std::nan(""), "%.4f")
+        << ", \"score_as_" << report.sides[0]
+        << "\": " << json_number(report.side_score_rate[i][0], "%.4f") << ", \"score_as_"
+        << report.sides[1] << "\": " << json_number(report.side_score_rate[i][1], "%.4f") << "}"
+        << (r + 1 < order.size() ? "," : "") << "\n";
+  }
+  out << "  ],\n";
+  auto matrix = [&](const char* key, auto value) {
+    out << "  \"" << key << "\": [\n";
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      out << "    [";
+      for (std::size_t c = 0; c < order.size(); ++c) {
+        out << (c ? ", " : "") << value(order[r], order[c]);
+      }
+      out << "]" << (r + 1 < order.size() ? "," : "") << "\n";
+    }
+    out << "  ],\n";
+  };
+  out << "  \"matrix_order\": [";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    out << (r ? ", " : "") << json_string(report.agents[order[r]]);
+  }
+  out << "],\n";
+  matrix("score_matrix",
+         [&](int i, int j) { return json_number(report.score_rate[i][j], "%.4f"); });
+  matrix("games_matrix", [&](int i, int j) { return std::to_string(report.games_between[i][j]); });
+  matrix("likelihood_of_superiority", [&](int i, int j) {
+    return i == j ? std::string("null")
+                  : json_number(report.fit.likelihood_of_superiority(i, j), "%.4f");
+  });
+  out << "  \"ends\": {";
+  bool first = true;
+  for (const auto& [reason, count] : report.ends) {
+    out << (first ? "" : ", ") << json_string(reason) << ": " << count;
+    first = false;
+  }
+  out << "},\n  \"draws\": " << report.draws << ",\n  \"errors\": " << report.errors << "\n}\n";
+  return out.str();
+}
+
+std::string report_svg(const TournamentReport& report) {
+  const std::vector<int> order = ranking(report);
+  std::size_t name_width = 5;
+  for (const auto& name : report.agents) name_width = std::max(name_width, name.size());
+  const double label = 20 + 7.0 * static_cast<double>(name_width);
+  const double plot = 480, row_height = 26, top = 40;
+  const double width = label + plot + 30;
+  const double height = top + row_height * static_cast<double>(order.size()) + 40;
+  // The Elo range covered by every finite interval, padded and rounded to the tick step.
+  double low = 0, high = 0;
+  for (const AgentRating& a : report.fit.agents) {
+    if (std::isfinite(a.ci_low)) low = std::min(low, a.ci_low);
+    if (std::isfinite(a.ci_high)) high = std::max(high, a.ci_high);
+  }
+  double step = 10;
+  for (double candidate : {10.0, 25.0, 50.0, 100.0, 200.0, 500.0, 1000.0}) {
+    step = candidate;
+    if ((high - low) / candidate <= 8) break;
+  }
+  low = std::floor(low / step) * step - step;
+  high = std::ceil(high / step) * step + step;
+  auto x_of = [&](double elo) {
+    return label + plot * (std::clamp(elo, low, high) - low) / (high - low);
+  };
+  auto number = [](double value) { return format_number("%.1f", value); };
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width) << "\" height=\""
+      << number(height) << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"10\" y=\"20\" font-size=\"14\">" << report.game << ": Bradley-Terry ratings"
+      << " (Elo, 95% intervals), " << report.games << " games</text>\n";
+  const double axis_y = top + row_height * static_cast<double>(order.size());
+  for (double tick = low; tick <= high + 1e-9; tick += step) {
+    const double x = x_of(tick);
+    svg << "<line x1=\"" << number(x) << "\" y1=\"" << number(top - 8) << "\" x2=\"" << number(x)
+        << "\" y2=\"" << number(axis_y) << "\" stroke=\"" << (tick == 0 ? "#888" : "#ddd")
+        << "\"/>\n";
+    svg << "<text x=\"" << number(x) << "\" y=\"" << number(axis_y + 16)
+        << "\" text-anchor=\"middle\">" << format_number("%+.0f", tick) << "</text>\n";
+  }
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const AgentRating& a = report.fit.agents[order[r]];
+    const double y = top + row_height * (static_cast<double>(r) + 0.5);
+    std::string name = report.agents[order[r]];
+    std::string escaped;
+    for (char c : name) {
+      escaped += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+    }
+    svg << "<text x=\"" << number(label - 10) << "\" y=\"" << number(y + 4)
+        << "\" text-anchor=\"end\">" << escaped << "</text>\n";
+    svg << "<line x1=\"" << number(x_of(a.ci_low)) << "\" y1=\"" << number(y) << "\" x2=\""
+        << number(x_of(a.ci_high)) << "\" y2=\"" << number(y)
+        << "\" stroke=\"#3465a4\" stroke-width=\"2\"/>\n";
+    svg << "<circle cx=\"" << number(x_of(a.elo)) << "\" cy=\"" << number(y)
+        << "\" r=\"4\" fill=\"#204a87\"/>\n";
+    svg << "<text x=\"" << number(x_of(a.ci_high) + 6) << "\" y=\"" << number(y + 4) << "\">"
+        << signed_elo(a.elo) << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+void write_report_files(const std::string& out_dir, const TournamentReport& report) {
+  write_file_atomic((fs::path(out_dir) / "ratings.json").string(), report_json(report));
+  write_file_atomic((fs::path(out_dir) / "ratings.svg").string(), report_svg(report));
+}
+
+}  // namespace sling
