@@ -43,55 +43,22 @@ std::string lower_trim(std::string_view text) {
   return out.substr(first, last - first + 1);
 }
 
+// Checked before the geometry is built from them (a pitch of 0 would divide by zero).
+const DuelRules& validated(const DuelRules& rules) {
+  rules.validate();
+  return rules;
+}
+
 }  // namespace
 
-DuelGame::DuelGame(const DuelRules& rules) : rules_(rules) {
-  rules_.validate();
-  info_ = GameInfo{
-      "duel", {"david", "goliath"}, 36, static_cast<int>(kMaxActions), rules_.turn_cap > 0};
-  pitch_ = rules_.pitch_cm * kUnitsPerCm;
-  const int board = rules_.board_cm * kUnitsPerCm;
-  // Base diameters in mm are radii in half-millimetre units.
-  const int david_radius = rules_.david_base_mm;
-  const int goliath_radius = rules_.goliath_base_mm;
-  sum_radii_ = david_radius + goliath_radius;
-  // Columns are centred on the board's middle line, so both figures can start at the middle of
-  // their border; rows start at each figure's own border.
-  david_cols_ = 2 * ((board / 2 - david_radius) / pitch_) + 1;
-  goliath_cols_ = 2 * ((board / 2 - goliath_radius) / pitch_) + 1;
-  david_rows_ = (board - 2 * david_radius) / pitch_ + 1;
-  goliath_rows_ = (board - 2 * goliath_radius) / pitch_ + 1;
-  if (std::max({david_cols_, goliath_cols_, david_rows_, goliath_rows_}) > 63) {
-    throw RulesError(
-        "duel rules: the lattice is too fine for this board (at most 63 points a side)");
-  }
-  // Contact tolerance: any annulus of width sqrt(2) * pitch contains a lattice point (the square
-  // lattice's covering radius is pitch / sqrt(2)), so contact is reachable from every direction.
-  contact_tolerance_ = static_cast<int>(std::ceil(std::sqrt(2.0) * pitch_));
-  contact2_ = static_cast<std::int64_t>(sum_radii_ + contact_tolerance_) *
-              (sum_radii_ + contact_tolerance_);
-  overlap2_ = static_cast<std::int64_t>(sum_radii_) * sum_radii_;
-
-  const int max_move =
-      std::max({rules_.david_move, rules_.goliath_move_shield, rules_.goliath_move_two_handed}) - 1;
-  const int reach_steps = max_move / rules_.pitch_cm;
-  for (int dy = -reach_steps; dy <= reach_steps; ++dy) {
-    for (int dx = -reach_steps; dx <= reach_steps; ++dx) {
-      if ((dx * dx + dy * dy) * rules_.pitch_cm * rules_.pitch_cm <= max_move * max_move) {
-        offsets_.push_back({static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy)});
-      }
-    }
-  }
-  std::stable_sort(offsets_.begin(), offsets_.end(), [](Offset a, Offset b) {
-    return a.dx * a.dx + a.dy * a.dy < b.dx * b.dx + b.dy * b.dy;
-  });
-  for (int cm = 0; cm <= 12; ++cm) {
-    offsets_within_[cm] =
-        static_cast<int>(std::count_if(offsets_.begin(), offsets_.end(), [&](Offset o) {
-          return (o.dx * o.dx + o.dy * o.dy) * rules_.pitch_cm * rules_.pitch_cm <= cm * cm;
-        }));
-  }
-}
+DuelGame::DuelGame(const DuelRules& rules)
+    : rules_(validated(rules)),
+      info_{"duel", {"david", "goliath"}, 36, static_cast<int>(kMaxActions), rules.turn_cap > 0},
+      geometry_(rules_),
+      moves_(std::max(
+                 {rules_.david_move, rules_.goliath_move_shield, rules_.goliath_move_two_handed}) -
+                 1,
+             rules_.pitch_cm) {}
 
 DuelGame DuelGame::from_rules_json(std::string_view text) {
   return DuelGame(rules_from_json(std::string(text)));
@@ -101,40 +68,14 @@ std::string DuelGame::rules_json() const {
   return rules_to_json(rules_);
 }
 
-int DuelGame::centre_x(Side side, int x) const {
-  const int half = (lattice_width(side) - 1) / 2;
-  return rules_.board_cm * kUnitsPerCm / 2 + (x - half) * pitch_;
-}
-
-int DuelGame::centre_y(Side side, int y) const {
-  if (side == kDavid) return rules_.david_base_mm + y * pitch_;
-  return rules_.board_cm * kUnitsPerCm - rules_.goliath_base_mm - y * pitch_;
-}
-
-std::int64_t DuelGame::centre_distance2(const State& s) const {
-  const std::int64_t dx = centre_x(kDavid, s.david_x) - centre_x(kGoliath, s.goliath_x);
-  const std::int64_t dy = centre_y(kDavid, s.david_y) - centre_y(kGoliath, s.goliath_y);
-  return dx * dx + dy * dy;
-}
-
-int DuelGame::distance_bands(const State& s) const {
-  const std::int64_t d2 = centre_distance2(s);
-  const std::int64_t band = static_cast<std::int64_t>(rules_.shooting_band_cm) * kUnitsPerCm;
-  int bands = 0;
-  while (true) {
-    const std::int64_t threshold = sum_radii_ + (bands + 1) * band;
-    if (d2 < threshold * threshold) return bands;
-    ++bands;
-  }
-}
-
 int DuelGame::shooting_capability(const State& s, Side shooter) const {
   const int base = shooter == kDavid ? rules_.david_shooting : rules_.goliath_shooting;
   return std::max(0, base - distance_bands(s));
 }
 
 double DuelGame::edge_distance_cm(const State& s) const {
-  return std::max(0.0, std::sqrt(static_cast<double>(centre_distance2(s))) - sum_radii_) /
+  return std::max(0.0, std::sqrt(static_cast<double>(centre_distance2(s))) -
+                           geometry_.sum_radii_units()) /
          kUnitsPerCm;
 }
 
@@ -154,9 +95,9 @@ int DuelGame::move_base(const State& s, Side side) const {
 
 DuelState DuelGame::initial_state() const {
   State s;
-  s.david_x = static_cast<std::uint8_t>((david_cols_ - 1) / 2);
+  s.david_x = static_cast<std::uint8_t>((lattice_width(kDavid) - 1) / 2);
   s.david_y = 0;
-  s.goliath_x = static_cast<std::uint8_t>((goliath_cols_ - 1) / 2);
+  s.goliath_x = static_cast<std::uint8_t>((lattice_width(kGoliath) - 1) / 2);
   s.goliath_y = 0;
   s.flags = kGoliathShield | kGoliathJavelin | (rules_.god_enabled ? kGodAvailable : 0);
   s.phase = Phase::kRoll;
@@ -430,27 +371,17 @@ bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int a
   const Side still = other(mover);
   const std::int64_t cx = centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
   const std::int64_t cy = centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
-  // The destination may touch but not overlap the other base...
-  const std::int64_t end2 = (qx - cx) * (qx - cx) + (qy - cy) * (qy - cy);
-  if (end2 < overlap2_) return false;
-  // ...and the straight path may not pass through it: where the closest approach to the other
-  // centre lies inside the segment, the perpendicular distance must be at least the sum of radii.
-  const std::int64_t dot = (cx - px) * (qx - px) + (cy - py) * (qy - py);
-  if (dot > 0 && dot < step2) {
-    const std::int64_t cross = (qx - px) * (cy - py) - (qy - py) * (cx - px);
-    if (static_cast<__int128>(cross) * cross < static_cast<__int128>(overlap2_) * step2)
-      return false;
-  }
-  return true;
+  return geometry_.path_clear(px, py, qx, qy, cx, cy);
 }
 
 void DuelGame::list_destinations(const State& s, ActionList<DuelGame>& out) const {
   const Side mover = mover_of(s);
   const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
   const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
-  const int count = offsets_within_[std::min<int>(s.allowance_cm, 12)];
+  const int count = moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))];
   for (int i = 0; i < count; ++i) {
-    const int x = from_x + offsets_[i].dx, y = from_y + offsets_[i].dy;
+    const LatticeOffset o = moves_.offsets[static_cast<std::size_t>(i)];
+    const int x = from_x + o.dx, y = from_y + o.dy;
     if (destination_legal(s, mover, x, y, s.allowance_cm)) out.push_back(act::destination(x, y));
   }
 }
@@ -613,10 +544,10 @@ Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
     const Side mover = mover_of(s);
     const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
     const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
-    const auto count =
-        static_cast<std::uint32_t>(offsets_within_[std::min<int>(s.allowance_cm, 12)]);
+    const auto count = static_cast<std::uint32_t>(
+        moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
     for (int attempt = 0; attempt < 32; ++attempt) {
-      const Offset o = offsets_[rng.uniform(count)];
+      const LatticeOffset o = moves_.offsets[rng.uniform(count)];
       const int x = from_x + o.dx, y = from_y + o.dy;
       if (destination_legal(s, mover, x, y, s.allowance_cm)) return act::destination(x, y);
     }

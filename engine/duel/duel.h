@@ -1,7 +1,7 @@
 #pragma once
 // The David vs Goliath duel (docs/rules/duel.md).  DuelGame holds the rules and the lattice tables;
-// DuelState is a 16-byte value.  Geometry is exact integer arithmetic in half-millimetre units, so
-// "full 5 cm", contact and overlap never depend on floating-point rounding.
+// DuelState is a 16-byte value.  The board's geometry (lattices, contact, movement discs, path
+// legality) lives in engine/duel/geometry.h, shared with the exact solver.
 //
 // Every die is its own chance node, followed (while God is unused) by a David decision: accept the
 // roll or invoke God and re-roll one die.  Search and solvers therefore see God like any other
@@ -18,10 +18,9 @@
 
 #include "engine/core/game.h"
 #include "engine/duel/duel_rules.h"
+#include "engine/duel/geometry.h"
 
 namespace sling::duel {
-
-enum Side : std::uint8_t { kDavid = 0, kGoliath = 1 };
 
 enum class Phase : std::uint8_t {
   kRoll,         // a chance node: the die (or dice) of `roll` is thrown
@@ -154,22 +153,25 @@ class DuelGame {
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;
   std::string_view end_reason(const State& s) const;
 
-  // Geometry, in half-millimetre units.
-  static constexpr int kUnitsPerCm = 20;
-  int lattice_width(Side side) const { return side == kDavid ? david_cols_ : goliath_cols_; }
-  int lattice_height(Side side) const { return side == kDavid ? david_rows_ : goliath_rows_; }
+  // Geometry, in half-millimetre units (engine/duel/geometry.h).
+  static constexpr int kUnitsPerCm = DuelGeometry::kUnitsPerCm;
+  const DuelGeometry& geometry() const { return geometry_; }
+  int lattice_width(Side side) const { return geometry_.lattice_width(side); }
+  int lattice_height(Side side) const { return geometry_.lattice_height(side); }
   // Centre of a figure at lattice (x, y), in units.
-  int centre_x(Side side, int x) const;
-  int centre_y(Side side, int y) const;
+  int centre_x(Side side, int x) const { return geometry_.centre_x(side, x); }
+  int centre_y(Side side, int y) const { return geometry_.centre_y(side, y); }
   // Squared centre distance, in units^2.
-  std::int64_t centre_distance2(const State& s) const;
-  bool in_contact(const State& s) const { return centre_distance2(s) <= contact2_; }
+  std::int64_t centre_distance2(const State& s) const {
+    return geometry_.centre_distance2(s.david_x, s.david_y, s.goliath_x, s.goliath_y);
+  }
+  bool in_contact(const State& s) const { return geometry_.in_contact(centre_distance2(s)); }
   // Full shooting bands between the figures' edges (0 when closer than one band).
-  int distance_bands(const State& s) const;
+  int distance_bands(const State& s) const { return geometry_.distance_bands(centre_distance2(s)); }
   int shooting_capability(const State& s, Side shooter) const;
   // Edge-to-edge distance in centimetres (for display).
   double edge_distance_cm(const State& s) const;
-  int contact_tolerance_units() const { return contact_tolerance_; }
+  int contact_tolerance_units() const { return geometry_.contact_tolerance_units(); }
   int protection(const State& s) const;
   int combat_value(const State& s, Side side) const;
   int move_base(const State& s, Side side) const;
@@ -180,9 +182,6 @@ class DuelGame {
   static std::string_view roll_name(Roll roll);
 
  private:
-  struct Offset {
-    std::int8_t dx, dy;
-  };
   void begin_turn(State& s, Side side) const;
   void end_turn(State& s) const;
   void throw_dice(State& s, Roll roll) const;
@@ -195,16 +194,9 @@ class DuelGame {
 
   DuelRules rules_;
   GameInfo info_;
-  int david_cols_ = 0, david_rows_ = 0, goliath_cols_ = 0, goliath_rows_ = 0;
-  int pitch_ = 0;              // units
-  int sum_radii_ = 0;          // units
-  int contact_tolerance_ = 0;  // units
-  std::int64_t contact2_ = 0;
-  std::int64_t overlap2_ = 0;  // centres closer than this overlap
-  // Movement offsets in lattice steps sorted by length; offsets_within_[cm] is how many of them
-  // lie within cm centimetres.
-  std::vector<Offset> offsets_;
-  std::array<int, 13> offsets_within_{};
+  DuelGeometry geometry_;
+  // Every move of either side: the disc of the longest allowance.
+  MovementDisc moves_;
 };
 
 template <class Archive>

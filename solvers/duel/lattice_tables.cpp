@@ -1,0 +1,75 @@
+#include "solvers/duel/lattice_tables.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace sling::duel::detail {
+
+LatticeTables::LatticeTables(const DuelGame& g) : game(g), geometry(g.geometry()), index(g) {
+  const DuelRules& r = g.rules();
+  for (int side = 0; side < 2; ++side) {
+    const Side s = static_cast<Side>(side);
+    cols[side] = g.lattice_width(s);
+    rows[side] = g.lattice_height(s);
+    points[side] = cols[side] * rows[side];
+    for (int x = 0; x < cols[side]; ++x) cx[side].push_back(g.centre_x(s, x));
+    for (int y = 0; y < rows[side]; ++y) cy[side].push_back(g.centre_y(s, y));
+    const int max_move = side == kDavid
+                             ? r.david_move - 1
+                             : std::max(r.goliath_move_shield, r.goliath_move_two_handed) - 1;
+    const MovementDisc disc(max_move, r.pitch_cm);
+    within[side] = disc.within;
+    const std::int64_t step = static_cast<std::int64_t>(r.pitch_cm) * DuelGame::kUnitsPerCm;
+    for (LatticeOffset o : disc.offsets) {
+      length2[side].push_back((o.dx * o.dx + o.dy * o.dy) * step * step);
+      offset_dx[side].push_back(o.dx);
+      offset_dy[side].push_back(o.dy);
+    }
+  }
+  sum_radii = static_cast<double>(geometry.sum_radii_units());
+  const std::size_t pairs = index.pairs();
+  contact.resize(pairs);
+  cap_david.resize(pairs);
+  cap_goliath.resize(pairs);
+  valid.resize(pairs);
+  DuelState s = g.initial_state();
+  start_pair = index.pair(s.david_x, s.david_y, s.goliath_x, s.goliath_y);
+  for (int gy = 0; gy < rows[1]; ++gy) {
+    for (int gx = 0; gx < cols[1]; ++gx) {
+      for (int dy = 0; dy < rows[0]; ++dy) {
+        for (int dx = 0; dx < cols[0]; ++dx) {
+          s.david_x = static_cast<std::uint8_t>(dx);
+          s.david_y = static_cast<std::uint8_t>(dy);
+          s.goliath_x = static_cast<std::uint8_t>(gx);
+          s.goliath_y = static_cast<std::uint8_t>(gy);
+          const std::size_t p = index.pair(dx, dy, gx, gy);
+          valid[p] = !geometry.overlapping(g.centre_distance2(s));
+          contact[p] = g.in_contact(s);
+          cap_david[p] = static_cast<std::uint8_t>(g.shooting_capability(s, kDavid));
+          cap_goliath[p] = static_cast<std::uint8_t>(g.shooting_capability(s, kGoliath));
+          if (valid[p] && index.canonical(p))
+            canonical_pairs.push_back(static_cast<std::uint32_t>(p));
+        }
+      }
+    }
+  }
+  goliath_group_order = canonical_pairs;
+  const auto np_david = static_cast<std::uint32_t>(points[kDavid]);
+  auto tiled = [np_david](std::uint32_t p) {
+    const std::uint32_t david = p % np_david, goliath = p / np_david;
+    return std::tuple(david / kDavidTile, goliath, david % kDavidTile);
+  };
+  std::sort(goliath_group_order.begin(), goliath_group_order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return tiled(a) < tiled(b); });
+  for (int d = 1; d <= 6; ++d) {
+    for (int o = 1; o <= 6; ++o) {
+      const int david = d + r.combat_david;
+      melee_sign_shield[d][o] =
+          (david > o + r.combat_goliath_shield) - (david < o + r.combat_goliath_shield);
+      melee_sign_two_handed[d][o] =
+          (david > o + r.combat_goliath_two_handed) - (david < o + r.combat_goliath_two_handed);
+    }
+  }
+}
+
+}  // namespace sling::duel::detail

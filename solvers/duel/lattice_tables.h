@@ -1,0 +1,63 @@
+#pragma once
+// The solver's per-pair tables of the duel's lattice (the geometry itself: engine/duel/geometry.h).
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/duel/duel.h"
+#include "solvers/duel/index.h"
+
+namespace sling::duel::detail {
+
+// The solver's tables of the lattice, all taken from the engine's geometry (DuelGame and
+// engine/duel/geometry.h), so they agree with the game: lattice centres, the movement offsets of
+// each side sorted by length, and per position pair the contact flag and the shooting
+// capabilities, with the orders in which a sweep visits the pairs.
+struct LatticeTables {
+  const DuelGame& game;
+  const DuelGeometry geometry;  // (a copy: the movement discs' inner loop reads it)
+  DuelIndex index;
+  int cols[2], rows[2], points[2];
+  std::vector<int> cx[2], cy[2];
+  std::array<int, 13> within[2]{};
+  double sum_radii = 0;
+  std::vector<std::int64_t> length2[2];         // squared length of each offset, in units
+  std::vector<int> offset_dx[2], offset_dy[2];  // the offsets as plain arrays (the hot loop)
+  std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
+  std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
+  // The same pairs in the order of Goliath's group in a sweep: tiles of kDavidTile consecutive
+  // David points, Goliath's point slower than David's within a tile.  A Goliath move reads the
+  // David values of one David point (a block of the transposed copy), so a tile's few blocks stay
+  // in cache, where pair order needed a new block for every pair and the disc scan waited on
+  // memory; and the tile's states of one Goliath point share cache lines that no other tile
+  // writes (ordering by David's point alone had two threads writing the same lines).
+  static constexpr std::uint32_t kDavidTile = 8;
+  std::vector<std::uint32_t> goliath_group_order;
+  std::size_t start_pair = 0;
+  std::array<std::array<int, 7>, 7> melee_sign_shield{}, melee_sign_two_handed{};
+
+  explicit LatticeTables(const DuelGame& g);
+
+  // Position of (David slot, pair) in a transposed copy: the four David slots of a pair side by
+  // side, then Goliath's point, then David's.  The slots go in the order 0, 2, 1, 3, so the two
+  // that a Goliath move leads to (David without and with the stone, Goliath fit: slots 0 and 2)
+  // are adjacent and his disc folds both streams with one load per destination.
+  static constexpr std::size_t kTransposedSlots = 4;
+  std::size_t transposed(int slot, std::size_t pair) const {
+    constexpr std::array<std::size_t, kTransposedSlots> kPosition = {0, 2, 1, 3};
+    const std::size_t nd = static_cast<std::size_t>(points[kDavid]);
+    return ((pair % nd) * static_cast<std::size_t>(points[kGoliath]) + pair / nd) *
+               kTransposedSlots +
+           kPosition[static_cast<std::size_t>(slot)];
+  }
+
+  // DuelGame::destination_legal for an in-disc, in-board, non-zero step (the offset lists already
+  // bound the step): the engine's own test.
+  bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy,
+                  std::int64_t cx0, std::int64_t cy0) const {
+    return geometry.path_clear(px, py, qx, qy, cx0, cy0);
+  }
+};
+
+}  // namespace sling::duel::detail
