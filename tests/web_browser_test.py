@@ -199,6 +199,39 @@ def save_and_reload(page, download_dir, state):
     if loaded["plies"] != state["plies"] or loaded["result"] != state["result"]:
         fail("the reloaded game differs: %s plies, '%s'" % (loaded["plies"], loaded["result"]))
     print("saved and reloaded: %d plies" % loaded["plies"])
+    return saved
+
+
+def replay_save(page, saved):
+    page.click("tab-replay")
+    page.driver.find_element(By.ID, "replay-file").send_keys(saved)
+    page.wait(lambda: page.js("return !!window.slingState && window.slingState.mode === 'replay'"),
+              "the replay to open")
+    state = page.settle()
+    if state["ply"] != 0:
+        fail("a replay starts at ply %d" % state["ply"])
+    page.click("replay-next")
+    page.click("replay-next")
+    page.wait(lambda: page.js("return window.slingState.ply === 2"), "two plies forward")
+    page.click("replay-end")
+    page.wait(lambda: page.js("return window.slingState.ply === window.slingState.plies"),
+              "the end of the replay")
+    if not page.settle()["over"]:
+        fail("the replay's last position is not the end of the game")
+    print("replayed: %d plies" % state["plies"])
+
+
+def watch_pig(page):
+    page.driver.get(page.url)
+    page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
+    Select(page.driver.find_element(By.ID, "game")).select_by_value("pig")
+    Select(page.driver.find_element(By.ID, "side0")).select_by_value("easy")
+    Select(page.driver.find_element(By.ID, "side1")).select_by_value("easy")
+    Select(page.driver.find_element(By.ID, "delay")).select_by_value("0")
+    page.click("watch")
+    page.wait(lambda: page.js("return !!window.slingState && window.slingState.over"),
+              "the watched game to end")
+    print("watched: " + page.js("return window.slingState.result"))
 
 
 def play_danelaw_move(page, out):
@@ -284,7 +317,9 @@ def main():
         page = Page(driver, url)
         state = play_duel(page, args.out)
         check_phone_width(page)
-        save_and_reload(page, downloads, state)
+        saved = save_and_reload(page, downloads, state)
+        replay_save(page, saved)
+        watch_pig(page)
         play_danelaw_move(page, args.out)
         check_phone_width(page)
         play_pig(page, args.out, downloads)

@@ -259,7 +259,8 @@ function render() {
   // Decisions.
   const god = !!(s.board && s.board.god_prompt && s.human_turn);
   $('god').hidden = !god;
-  $('prompt').textContent = s.human_turn ? s.prompt : '';
+  // The server's prompts also tell a terminal user what to type; the page shows the question only.
+  $('prompt').textContent = s.human_turn ? s.prompt.replace(/:?\s*(pick a number|`).*$/, '') : '';
   const actions = $('actions');
   const godActions = $('god-actions');
   actions.innerHTML = '';
