@@ -1,0 +1,257 @@
+#include "play/web/game_factory.h"
+
+#include <random>
+
+#include "agents/registry.h"
+#include "agents/spec.h"
+#include "engine/core/embedded.h"
+#include "engine/core/errors.h"
+#include "engine/danelaw/danelaw.h"
+#include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
+#include "play/web/web_game.h"
+
+namespace sling::web {
+namespace {
+
+constexpr std::size_t kMaxSpecLength = 300;
+
+// A side as the page gives it; agent options that would read a file are refused (the server's
+// own solution is used through the `strong` preset).
+std::string checked_side(const std::string& side) {
+  if (side.empty()) throw bad_request("a side is empty (human, a preset or an agent spec)");
+  if (side.size() > kMaxSpecLength) throw bad_request("a side's agent spec is too long");
+  if (play::is_human(side)) return side;
+  const AgentSpec spec = parse_agent_spec(side);
+  for (const auto& [key, value] : spec.options) {
+    if (key == "file" || key == "table" || value.find('/') != std::string::npos ||
+        value.find('\\') != std::string::npos) {
+      throw bad_request("agent option '" + key +
+                        "' names a file, which the page cannot do (start the server with "
+                        "--solution FILE and choose `strong`)");
+    }
+  }
+  return side;
+}
+
+std::uint64_t seed_field(const rapidjson::Value& request) {
+  const auto it = request.FindMember("seed");
+  if (it == request.MemberEnd() || it->value.IsNull() ||
+      (it->value.IsString() && it->value.GetStringLength() == 0)) {
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }
+  if (it->value.IsUint64()) return it->value.GetUint64();
+  if (it->value.IsString()) {
+    const std::string text(it->value.GetString(), it->value.GetStringLength());
+    if (text.size() <= 20 &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      try {
+        return std::stoull(text);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  throw bad_request("'seed' must be a whole number from 0 to 18446744073709551615");
+}
+
+// Danelaw rules name their map; only a map built into Sling may be named from a request.
+std::string danelaw_rules_text(const std::string& rules, const std::optional<std::string>& map) {
+  rapidjson::Document document = json_detail::parse_or_throw(rules, "danelaw rules");
+  if (!document.IsObject()) throw bad_request("danelaw rules must be a JSON object");
+  if (map) {
+    if (document.HasMember("map")) document.RemoveMember("map");
+    if (document.HasMember("map_hash")) document.RemoveMember("map_hash");
+    document.AddMember("map", rapidjson::Value(map->c_str(), document.GetAllocator()),
+                       document.GetAllocator());
+  }
+  if (const auto it = document.FindMember("map"); it != document.MemberEnd()) {
+    if (!it->value.IsString()) throw bad_request("the rules' 'map' must be a string");
+    const std::string name(it->value.GetString(), it->value.GetStringLength());
+    try {
+      embedded_file(name);
+    } catch (const FileFormatError&) {
+      throw bad_request("map '" + name +
+                        "' is not built into Sling; a map file is played with `sling play "
+                        "danelaw --map FILE`");
+    }
+  }
+  return json_detail::to_text(document);
+}
+
+template <class G>
+std::shared_ptr<WebSession> build(G game, WebGameConfig config, const GameRecord* record) {
+  return std::make_shared<WebGame<G>>(std::move(game), std::move(config), record);
+}
+
+}  // namespace
+
+std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
+                                      const FactoryOptions& options) {
+  WebGameConfig config;
+  config.ai_seconds = options.ai_seconds;
+  config.replay = options.replay;
+  if (const auto it = request.FindMember("sides"); it != request.MemberEnd()) {
+    if (!it->value.IsArray() || it->value.Size() != 2 || !it->value[0].IsString() ||
+        !it->value[1].IsString())
+      throw bad_request("'sides' must be two strings (human, a preset or an agent spec)");
+    for (rapidjson::SizeType i = 0; i < 2; ++i)
+      config.sides[i] = checked_side(it->value[i].GetString());
+  }
+  if (const auto delay = integer_field(request, "delay_ms")) {
+    if (*delay < 0 || *delay > 60000) throw bad_request("'delay_ms' must be from 0 to 60000");
+    config.ai_delay_ms = static_cast<int>(*delay);
+  }
+
+  std::optional<GameRecord> record;
+  if (const auto text = text_or_json_field(request, "record")) {
+    record = record_from_text(*text);
+  } else if (const auto records = text_or_json_field(request, "records")) {
+    const auto id = integer_field(request, "game_id");
+    if (!id) throw bad_request("'game_id' is missing: which game of the records to replay");
+    record = tournament_record(*records, *id);
+  }
+  std::string name;
+  std::string rules;
+  if (record) {
+    name = record->game;
+    rules = record->rules;
+    config.seed = record->seed;
+  } else {
+    const auto game = string_field(request, "game");
+    if (!game) throw bad_request("'game' is missing (duel, danelaw or pig)");
+    name = *game;
+    rules = text_or_json_field(request, "rules").value_or("{}");
+    config.seed = seed_field(request);
+    if (options.replay) throw bad_request("a replay needs a 'record' or 'records' and 'game_id'");
+  }
+  const std::optional<std::string> map = string_field(request, "map");
+  if (map && name != "danelaw") throw bad_request("'map' applies to danelaw only");
+  const GameRecord* saved = record ? &*record : nullptr;
+  if (name == "duel") {
+    config.solution_file = options.solution_file;
+    return build(duel::DuelGame::from_rules_json(rules), config, saved);
+  }
+  if (name == "danelaw") {
+    return build(danelaw::DanelawGame::from_rules_json(danelaw_rules_text(rules, map)), config,
+                 saved);
+  }
+  if (name == "pig") return build(pig::PigGame::from_rules_json(rules), config, saved);
+  throw bad_request("unknown game '" + name + "' (duel, danelaw or pig)");
+}
+
+namespace {
+
+template <class G>
+void write_game_info(JsonWriter& out, const G& game) {
+  out.StartObject();
+  write_key(out, "name");
+  write_string(out, game.info().name);
+  write_key(out, "sides");
+  out.StartArray();
+  for (const auto& side : game.info().sides) write_string(out, play::display_name(side));
+  out.EndArray();
+  write_key(out, "agents");
+  out.StartArray();
+  for (const AgentInfo& agent : agent_catalogue(game)) {
+    out.StartObject();
+    write_key(out, "name");
+    write_string(out, agent.name);
+    write_key(out, "help");
+    write_string(out, agent.help);
+    out.EndObject();
+  }
+  out.EndArray();
+  write_key(out, "presets");
+  out.StartObject();
+  for (const char* preset : {"easy", "normal", "strong"}) {
+    write_key(out, preset);
+    write_string(out, play::resolve_preset(game, preset));
+  }
+  out.EndObject();
+  write_key(out, "rules");
+  write_string(out, game.rules_json());
+  out.EndObject();
+}
+
+}  // namespace
+
+std::string info_json(bool has_solution) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter out(buffer);
+  out.StartObject();
+  write_key(out, "games");
+  out.StartArray();
+  write_game_info(out, duel::DuelGame());
+  write_game_info(out, danelaw::DanelawGame());
+  write_game_info(out, pig::PigGame());
+  out.EndArray();
+  write_key(out, "maps");
+  out.StartArray();
+  write_string(out, danelaw::DanelawRules{}.map);
+  out.EndArray();
+  write_key(out, "duel_solution");
+  out.Bool(has_solution);
+  out.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+namespace {
+
+// Calls visit(game_id, record_value) for each line of a records.jsonl.
+template <class Visit>
+void for_each_record(const std::string& text, Visit visit) {
+  std::size_t at = 0;
+  int line_number = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + at, end - at);
+    at = end + 1;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    rapidjson::Document document;
+    document.Parse(line.data(), line.size());
+    if (document.HasParseError() || !document.IsObject() || !document.HasMember("game_id") ||
+        !document["game_id"].IsInt64() || !document.HasMember("record") ||
+        !document["record"].IsObject()) {
+      throw bad_request("records line " + std::to_string(line_number) +
+                        " is not a tournament game record");
+    }
+    visit(document["game_id"].GetInt64(), document["record"]);
+  }
+}
+
+}  // namespace
+
+std::string records_list_json(const std::string& records_jsonl) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter out(buffer);
+  out.StartArray();
+  for_each_record(records_jsonl, [&](std::int64_t id, const rapidjson::Value& value) {
+    const GameRecord record = record_from_text(json_detail::to_text(value));
+    out.StartObject();
+    write_key(out, "game_id");
+    out.Int64(id);
+    write_key(out, "game");
+    write_string(out, record.game);
+    write_key(out, "plies");
+    out.Uint64(record.history.size());
+    write_key(out, "seed");
+    write_string(out, std::to_string(record.seed));
+    out.EndObject();
+  });
+  out.EndArray();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+GameRecord tournament_record(const std::string& records_jsonl, std::int64_t game_id) {
+  std::optional<GameRecord> found;
+  for_each_record(records_jsonl, [&](std::int64_t id, const rapidjson::Value& value) {
+    if (id == game_id) found = record_from_text(json_detail::to_text(value));
+  });
+  if (!found) throw bad_request("the records hold no game " + std::to_string(game_id));
+  return *found;
+}
+
+}  // namespace sling::web

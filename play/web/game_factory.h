@@ -1,0 +1,38 @@
+#pragma once
+// Builds the games of `sling serve` from a request: a new game (its name, the sides, the seed, the
+// rules or map variant), a saved game to continue or replay (a terminal save, or one game of a
+// tournament's records.jsonl), all given as text in the request: never a path on the server.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "engine/core/record.h"
+#include "play/web/web_json.h"
+#include "play/web/web_session.h"
+
+namespace sling::web {
+
+struct FactoryOptions {
+  std::string solution_file;  // the server's duel solution (--solution), or ""
+  double ai_seconds = 10;
+  bool replay = false;
+};
+
+// Request fields: "game" (duel, danelaw, pig), "sides" (two of: human, a preset, an agent spec),
+// "seed" (a number or its decimal text; default a fresh one), "rules" (the text of a rules file),
+// "map" (danelaw: a built-in map's name), "delay_ms" (a pause before each agent decision);
+// or "record" (a save's text) or "records" with "game_id" (a tournament's records.jsonl) instead
+// of game, rules, map and seed.
+std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
+                                      const FactoryOptions& options);
+
+// The games, their sides, the presets and agents the page offers.
+std::string info_json(bool has_solution);
+
+// The games of a tournament's records.jsonl: [{game_id, game, plies, seed}].
+std::string records_list_json(const std::string& records_jsonl);
+// Game `game_id` of a tournament's records.jsonl; a 400 when absent or malformed.
+GameRecord tournament_record(const std::string& records_jsonl, std::int64_t game_id);
+
+}  // namespace sling::web

@@ -1,0 +1,555 @@
+#pragma once
+// WebGame<G>: one game of `sling serve`, written once for every Game.  It keeps what the terminal
+// session keeps (the seed, the history, the agents) and follows the same rules:
+//   - the die of ply n is drawn from stream n of the seed, so undo and load never change the dice;
+//   - undo goes back to the previous human decision (answers to a die go with their move);
+//   - a save is the terminal's game record.
+// The page only draws the JSON of state_json() and sends actions this class listed as legal.
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "agents/agent.h"
+#include "engine/core/record.h"
+#include "experiments/play_game.h"
+#include "play/game_views.h"
+#include "play/play_agents.h"
+#include "play/play_session.h"
+#include "play/playout_analysis.h"
+#include "play/web/web_session.h"
+#include "play/web/web_views.h"
+
+namespace sling::web {
+
+struct WebGameConfig {
+  std::array<std::string, 2> sides{"human", "normal"};  // "human", a preset or an agent spec
+  std::uint64_t seed = 1;
+  std::string solution_file;  // the duel's exact solution (`strong` and hints), or ""
+  double ai_seconds = 10;     // time budget of a searching agent's move (0 = none)
+  int ai_delay_ms = 0;        // a pause before each agent decision (watching AI against AI)
+  bool replay = false;        // a record to step through: nothing can be played
+};
+
+// `spec` with a time budget when it names a search that takes one and has none set, so that an
+// agent's move cannot hold a game for ever.  The iteration budget still decides the move whenever
+// it is reached first, which keeps the game reproducible on any machine fast enough.
+inline std::string with_time_budget(const std::string& spec, double seconds) {
+  if (seconds <= 0) return spec;
+  const AgentSpec parsed = parse_agent_spec(spec);
+  if ((parsed.name != "mcts" && parsed.name != "expectimax") || parsed.options.count("time"))
+    return spec;
+  char budget[32];
+  std::snprintf(budget, sizeof budget, "time=%g", seconds);
+  return spec + (spec.find(':') == std::string::npos ? ":" : ",") + budget;
+}
+
+template <Game G>
+class WebGame final : public WebSession {
+ public:
+  using State = typename G::State;
+  using View = play::GameView<G>;
+
+  WebGame(G game, WebGameConfig config, const GameRecord* record = nullptr)
+      : game_(std::move(game)), config_(std::move(config)), state_(game_.initial_state()) {
+    seed_ = config_.seed;
+    if (!config_.replay) {
+      for (std::size_t side = 0; side < 2; ++side) {
+        if (play::is_human(config_.sides[side])) continue;
+        const std::string spec = with_time_budget(
+            play::resolve_preset(game_, config_.sides[side], config_.solution_file),
+            config_.ai_seconds);
+        try {
+          agents_[side] = play::make_play_agent(game_, spec, config_.solution_file);
+        } catch (const std::exception& e) {
+          throw bad_request(display(side) + ": " + e.what());
+        }
+      }
+    }
+    if (record) {
+      try {
+        state_ = replay(game_, *record);
+      } catch (const std::exception& e) {
+        throw bad_request(e.what());
+      }
+      seed_ = record->seed;
+      history_ = record->history;
+    }
+    resync_agents();
+    if (!config_.replay) roll_dice();
+  }
+
+  std::string state_json(std::int64_t view_ply) override {
+    std::lock_guard lock(mutex_);
+    if (view_ply > static_cast<std::int64_t>(history_.size()))
+      throw bad_request("ply " + std::to_string(view_ply) + " is past the end (" +
+                        std::to_string(history_.size()) + " plies)");
+    const std::size_t ply = view_ply < 0 ? history_.size() : static_cast<std::size_t>(view_ply);
+    const State s = ply == history_.size() ? state_ : position_at(ply);
+    const bool current = ply == history_.size() && !config_.replay;
+    rapidjson::StringBuffer buffer;
+    JsonWriter out(buffer);
+    out.StartObject();
+    write_key(out, "game");
+    write_string(out, game_.info().name);
+    write_key(out, "mode");
+    write_string(out, config_.replay ? "replay" : "play");
+    write_key(out, "seed");
+    write_string(out, std::to_string(seed_));
+    write_key(out, "ply");
+    out.Uint64(ply);
+    write_key(out, "plies");
+    out.Uint64(history_.size());
+    write_key(out, "sides");
+    out.StartArray();
+    for (std::size_t side = 0; side < 2; ++side) {
+      out.StartObject();
+      write_key(out, "name");
+      write_string(out, display(side));
+      write_key(out, "player");
+      write_string(out, config_.replay ? "record" : config_.sides[side]);
+      write_key(out, "human");
+      out.Bool(!config_.replay && !agents_[side]);
+      write_key(out, "spec");
+      write_string(out, agents_[side] ? agents_[side]->spec() : "");
+      out.EndObject();
+    }
+    out.EndArray();
+    const bool over = game_.is_terminal(s);
+    write_key(out, "over");
+    out.Bool(over);
+    write_key(out, "result");
+    write_string(out, over ? View::result(game_, s) : "");
+    const Player player = over ? kChancePlayer : game_.current_player(s);
+    write_key(out, "to_move");
+    out.Int(over ? -1 : player);
+    write_key(out, "prompt");
+    write_string(out, !over && player >= 0 ? View::prompt(game_, s) : "");
+    write_key(out, "thinking");
+    out.Bool(thinking_ && current);
+    write_key(out, "ai_error");
+    write_string(out, ai_error_);
+    const bool human_turn =
+        current && !over && player >= 0 && !agents_[static_cast<std::size_t>(player)] && !thinking_;
+    write_key(out, "human_turn");
+    out.Bool(human_turn);
+    write_key(out, "point_input");
+    out.Bool(human_turn && picks_points(game_, s));
+    write_key(out, "actions");
+    out.StartArray();
+    if (human_turn && !picks_points(game_, s)) {
+      ActionList<G> legal;
+      game_.legal_actions(s, legal);
+      for (Action a : legal) {
+        out.StartObject();
+        write_key(out, "code");
+        out.Uint(a);
+        write_key(out, "label");
+        write_string(out, View::option_label(game_, s, a));
+        write_action_fields(out, game_, s, a);
+        out.EndObject();
+      }
+    }
+    out.EndArray();
+    write_key(out, "can_undo");
+    out.Bool(current && !thinking_ && undo_target().has_value());
+    write_key(out, "board");
+    write_board(out, game_, s);
+    write_log(out);
+    write_analysis(out, current);
+    out.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize());
+  }
+
+  void act(const rapidjson::Value& request) override {
+    const std::optional<std::int64_t> code = integer_field(request, "action");
+    if (!code) throw bad_request("'action' is missing");
+    std::lock_guard lock(mutex_);
+    check_human_turn(request);
+    ActionList<G> legal;
+    game_.legal_actions(state_, legal);
+    if (*code < 0 ||
+        std::find(legal.begin(), legal.end(), static_cast<Action>(*code)) == legal.end())
+      throw bad_request("action " + std::to_string(*code) + " is not legal now");
+    apply(static_cast<Action>(*code));
+    roll_dice();
+  }
+
+  std::string point(const rapidjson::Value& request) override {
+    if constexpr (std::is_same_v<G, duel::DuelGame>) {
+      const std::optional<double> x = number_field(request, "x");
+      const std::optional<double> y = number_field(request, "y");
+      if (!x || !y) throw bad_request("a point needs 'x' and 'y' in centimetres");
+      if (!std::isfinite(*x) || !std::isfinite(*y)) throw bad_request("the point is not finite");
+      std::lock_guard lock(mutex_);
+      check_human_turn(request);
+      const std::optional<PointChoice> choice = nearest_destination(game_, state_, *x, *y);
+      if (!choice) throw conflict("no destination is to be chosen now");
+      rapidjson::StringBuffer buffer;
+      JsonWriter out(buffer);
+      out.StartObject();
+      write_key(out, "action");
+      out.Uint(choice->action);
+      write_key(out, "label");
+      write_string(out, View::option_label(game_, state_, choice->action));
+      write_key(out, "x");
+      out.Double(choice->x_cm);
+      write_key(out, "y");
+      out.Double(choice->y_cm);
+      write_key(out, "move_cm");
+      out.Double(std::round(choice->move_cm * 100) / 100);
+      write_key(out, "gap_cm");
+      out.Double(std::round(choice->gap_cm * 100) / 100);
+      out.EndObject();
+      return std::string(buffer.GetString(), buffer.GetSize());
+    } else {
+      (void)request;
+      throw bad_request(std::string(game_.info().name) + " has no points to pick");
+    }
+  }
+
+  void undo() override {
+    std::lock_guard lock(mutex_);
+    check_playable();
+    const std::optional<std::size_t> target = undo_target();
+    if (!target) throw conflict("there is no decision of yours to undo");
+    history_.resize(*target);
+    state_ = position_at(history_.size());
+    ai_error_.clear();
+    analysis_ = {};
+    resync_agents();
+  }
+
+  void request_hint() override {
+    std::lock_guard lock(mutex_);
+    check_playable();
+    if (game_.is_terminal(state_) || game_.current_player(state_) < 0)
+      throw conflict("there is no decision to analyse");
+    if (hint_running_) throw conflict("a hint is already being computed");
+    hint_running_ = true;
+    hint_ = {};
+  }
+
+  std::string record_json() override {
+    std::lock_guard lock(mutex_);
+    return record_to_json(
+        GameRecord{std::string(game_.info().name), game_.rules_json(), seed_, history_});
+  }
+
+  bool ai_due() override {
+    std::lock_guard lock(mutex_);
+    return ai_due_locked();
+  }
+
+  bool run_ai_step() override {
+    State state;
+    std::size_t side = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (!ai_due_locked()) return false;
+      thinking_ = true;
+      state = state_;
+      side = static_cast<std::size_t>(game_.current_player(state_));
+    }
+    // The agent is used by this thread alone while thinking_ is set: requests that would touch
+    // it (undo, load, an action) are refused until the move is made.
+    Action action = kInvalidAction;
+    Analysis analysis;
+    std::string error;
+    try {
+      action = agents_[side]->act(state);
+      State check = state;
+      game_.apply_action(check, action);
+      analysis = agents_[side]->last_analysis();
+    } catch (const std::exception& e) {
+      error = display(side) + "'s agent failed: " + e.what();
+    }
+    std::lock_guard lock(mutex_);
+    thinking_ = false;
+    if (!error.empty()) {
+      ai_error_ = error;
+      return false;
+    }
+    analysis_[side] = describe_analysis(state, side, action, analysis);
+    apply(action);
+    roll_dice();
+    return ai_due_locked();
+  }
+
+  void run_hint() override {
+    State state;
+    std::size_t ply = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (!hint_running_) return;
+      state = state_;
+      ply = history_.size();
+    }
+    HintResult result;
+    result.ply = ply;
+    try {
+      std::string spec = play::default_hint_spec(game_, config_.solution_file);
+      Analysis analysis;
+      if (spec.empty()) {
+        const play::PlayoutOptions options;
+        analysis = play::playout_analysis(game_, state, hash_combine(seed_, ply), options);
+        result.source = std::to_string(options.playouts) + " rule-of-thumb playouts per action";
+      } else {
+        spec = with_time_budget(spec, config_.ai_seconds);
+        if (!hinter_) hinter_ = play::make_play_agent(game_, spec, config_.solution_file);
+        hinter_->new_game(hash_combine(seed_, ply));
+        const Action best = hinter_->act(state);
+        analysis = hinter_->last_analysis();
+        if (analysis.actions.empty()) analysis.actions.push_back({best, 0, 0});
+        result.source = hinter_->spec();
+      }
+      result.exact = analysis.exact;
+      result.win = (analysis.value + 1) / 2;
+      for (const ActionStat& stat : analysis.actions) {
+        result.actions.push_back({stat.action, game_.action_to_string(state, stat.action),
+                                  (stat.value + 1) / 2, stat.visits});
+      }
+    } catch (const std::exception& e) {
+      result.error = e.what();
+    }
+    std::lock_guard lock(mutex_);
+    hint_running_ = false;
+    hint_ = std::move(result);
+  }
+
+  int ai_delay_ms() const override { return config_.ai_delay_ms; }
+
+ private:
+  struct Choice {
+    Action action;
+    std::string label;
+    double win;
+    std::int64_t visits;
+  };
+  struct AiMove {  // what an agent found when it last moved
+    bool present = false;
+    std::string action;
+    bool exact = false;
+    bool estimated = false;  // false: the agent reports no analysis
+    double win = 0;
+    std::vector<Choice> alternatives;
+  };
+  struct HintResult {
+    std::size_t ply = 0;
+    std::string source, error;
+    bool exact = false;
+    double win = 0;
+    std::vector<Choice> actions;
+  };
+
+  std::string display(std::size_t side) const {
+    return play::display_name(game_.info().sides[side]);
+  }
+
+  bool ai_due_locked() const {
+    if (config_.replay || thinking_ || !ai_error_.empty() || game_.is_terminal(state_))
+      return false;
+    const Player p = game_.current_player(state_);
+    return p >= 0 && agents_[static_cast<std::size_t>(p)] != nullptr;
+  }
+
+  void check_playable() const {
+    if (config_.replay) throw conflict("this is a replay: nothing can be played");
+    if (thinking_) throw conflict("the computer is thinking; wait for its move");
+  }
+
+  void check_human_turn(const rapidjson::Value& request) const {
+    check_playable();
+    if (const auto ply = integer_field(request, "ply");
+        ply && *ply != static_cast<std::int64_t>(history_.size())) {
+      throw conflict("the game has moved on since (ply " + std::to_string(history_.size()) + ")");
+    }
+    if (game_.is_terminal(state_)) throw conflict("the game is over");
+    const Player p = game_.current_player(state_);
+    if (p < 0 || agents_[static_cast<std::size_t>(p)])
+      throw conflict("it is not a person's turn to act");
+  }
+
+  State position_at(std::size_t ply) const {
+    State s = game_.initial_state();
+    for (std::size_t i = 0; i < ply; ++i) apply_any(game_, s, history_[i]);
+    return s;
+  }
+
+  void apply(Action action) {
+    const State before = state_;
+    apply_any(game_, state_, action);
+    history_.push_back(action);
+    for (auto& agent : agents_) {
+      if (agent) agent->observe(before, action);
+    }
+  }
+
+  // Throws every die due now: the die of ply n from stream n of the seed, as in the terminal.
+  void roll_dice() {
+    while (!game_.is_terminal(state_) && game_.current_player(state_) == kChancePlayer) {
+      Rng rng = Rng(seed_, 0).derive(history_.size());
+      apply(sample_chance(game_, state_, rng));
+    }
+  }
+
+  void resync_agents() {
+    for (std::size_t side = 0; side < 2; ++side) {
+      if (!agents_[side]) continue;
+      agents_[side]->new_game(agent_seed(seed_, static_cast<int>(side)));
+      State s = game_.initial_state();
+      for (Action a : history_) {
+        agents_[side]->observe(s, a);
+        apply_any(game_, s, a);
+      }
+    }
+  }
+
+  // The length of the history after an undo: the last decision a person chose (or, failing
+  // that, the last answer a person gave to a die).
+  std::optional<std::size_t> undo_target() const {
+    if (config_.replay) return std::nullopt;
+    std::optional<std::size_t> target, follow_up;
+    State s = game_.initial_state();
+    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
+      const Player p = game_.current_player(s);
+      if (p >= 0 && !agents_[static_cast<std::size_t>(p)])
+        (View::is_follow_up(game_, s) ? follow_up : target) = ply;
+      apply_any(game_, s, history_[ply]);
+    }
+    return target ? target : follow_up;
+  }
+
+  AiMove describe_analysis(const State& state, std::size_t side, Action chosen,
+                           const Analysis& analysis) const {
+    (void)side;
+    AiMove move;
+    move.present = true;
+    move.action = game_.action_to_string(state, chosen);
+    move.estimated = !analysis.actions.empty();
+    move.exact = analysis.exact;
+    move.win = (analysis.value + 1) / 2;
+    for (const ActionStat& stat : analysis.actions) {
+      if (stat.action == chosen || move.alternatives.size() == 3) continue;
+      move.alternatives.push_back({stat.action, game_.action_to_string(state, stat.action),
+                                   (stat.value + 1) / 2, stat.visits});
+    }
+    return move;
+  }
+
+  void write_log(JsonWriter& out) const {
+    write_key(out, "log");
+    out.StartArray();
+    State s = game_.initial_state();
+    const play::Style plain;
+    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
+      const Player p = game_.current_player(s);
+      const Action a = history_[ply];
+      out.StartObject();
+      write_key(out, "ply");
+      out.Uint64(ply + 1);
+      write_key(out, "side");
+      out.Int(p);
+      write_key(out, "text");
+      if (p == kChancePlayer) {
+        write_string(out, View::describe_chance(game_, s, a, plain));
+        write_key(out, "faces");
+        out.StartArray();
+        for (int face : dice_faces(game_, s, a)) out.Int(face);
+        out.EndArray();
+      } else {
+        write_string(out,
+                     display(static_cast<std::size_t>(p)) + ": " + game_.action_to_string(s, a));
+      }
+      out.EndObject();
+      apply_any(game_, s, a);
+    }
+    out.EndArray();
+  }
+
+  static void write_choices(JsonWriter& out, const std::vector<Choice>& choices,
+                            Action best = kInvalidAction) {
+    out.StartArray();
+    for (const Choice& c : choices) {
+      out.StartObject();
+      write_key(out, "code");
+      out.Uint(c.action);
+      write_key(out, "label");
+      write_string(out, c.label);
+      write_key(out, "win");
+      out.Double(std::round(c.win * 1000) / 1000);
+      write_key(out, "visits");
+      out.Int64(c.visits);
+      write_key(out, "best");
+      out.Bool(c.action == best);
+      out.EndObject();
+    }
+    out.EndArray();
+  }
+
+  void write_analysis(JsonWriter& out, bool current) const {
+    write_key(out, "analysis");
+    out.StartArray();
+    for (const AiMove& move : analysis_) {
+      if (!move.present) {
+        out.Null();
+        continue;
+      }
+      out.StartObject();
+      write_key(out, "action");
+      write_string(out, move.action);
+      write_key(out, "estimated");
+      out.Bool(move.estimated);
+      write_key(out, "exact");
+      out.Bool(move.exact);
+      write_key(out, "win");
+      out.Double(std::round(move.win * 1000) / 1000);
+      write_key(out, "alternatives");
+      write_choices(out, move.alternatives);
+      out.EndObject();
+    }
+    out.EndArray();
+    write_key(out, "hint_running");
+    out.Bool(hint_running_);
+    write_key(out, "hint");
+    if (!hint_ || !current || hint_->ply != history_.size()) {
+      out.Null();
+      return;
+    }
+    out.StartObject();
+    write_key(out, "source");
+    write_string(out, hint_->source);
+    write_key(out, "error");
+    write_string(out, hint_->error);
+    write_key(out, "exact");
+    out.Bool(hint_->exact);
+    write_key(out, "win");
+    out.Double(std::round(hint_->win * 1000) / 1000);
+    write_key(out, "actions");
+    write_choices(out, hint_->actions,
+                  hint_->actions.empty() ? kInvalidAction : hint_->actions.front().action);
+    out.EndObject();
+  }
+
+  const G game_;
+  const WebGameConfig config_;
+  std::mutex mutex_;
+  std::uint64_t seed_ = 1;
+  State state_;
+  std::vector<Action> history_;
+  std::array<AgentPtr<G>, 2> agents_;
+  bool thinking_ = false;
+  std::string ai_error_;
+  std::array<AiMove, 2> analysis_;
+  bool hint_running_ = false;
+  std::optional<HintResult> hint_;
+  AgentPtr<G> hinter_;
+};
+
+}  // namespace sling::web

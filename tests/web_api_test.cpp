@@ -1,0 +1,511 @@
+// `sling serve`'s JSON API, driven through an HTTP client against a server in this process: whole
+// games of each game as a person (whose choices come from the game's own rule of thumb, read off
+// a local replay of the saved record), undo, save and load, replays, and bad requests.
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "engine/core/record.h"
+#include "engine/danelaw/danelaw.h"
+#include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
+#include "experiments/tournament/tournament.h"
+#include "play/web/server.h"
+#include "play/web/web_json.h"
+
+namespace sling::web {
+namespace {
+
+using namespace std::chrono_literals;
+
+class WebApi : public ::testing::Test {
+ protected:
+  void SetUp() override { start(ServerOptions{}); }
+  void TearDown() override { stop(); }
+
+  void start(ServerOptions options) {
+    std::signal(SIGPIPE, SIG_IGN);
+    options.port = 0;
+    server_ = std::make_unique<WebServer>(options);
+    port_ = server_->bind();
+    thread_ = std::thread([this] { server_->run(); });
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(60, 0);
+  }
+  void stop() {
+    server_->stop();
+    thread_.join();
+    server_.reset();
+  }
+
+  struct Reply {
+    int status = 0;
+    rapidjson::Document json;
+    std::string body;
+  };
+
+  Reply finish(const httplib::Result& result) {
+    Reply reply;
+    EXPECT_TRUE(result) << "no answer from the server";
+    if (!result) return reply;
+    reply.status = result->status;
+    reply.body = result->body;
+    reply.json.Parse(reply.body.c_str());
+    EXPECT_FALSE(reply.json.HasParseError()) << reply.body;
+    if (reply.status >= 400) {
+      EXPECT_TRUE(reply.json.IsObject() && reply.json.HasMember("error")) << reply.body;
+      EXPECT_EQ(reply.body.find('\n'), std::string::npos) << "a one-line error: " << reply.body;
+    }
+    return reply;
+  }
+  Reply get(const std::string& path) { return finish(client_->Get(path.c_str())); }
+  Reply post(const std::string& path, const std::string& body) {
+    return finish(client_->Post(path.c_str(), body, "application/json"));
+  }
+
+  std::string create(const std::string& body) {
+    Reply reply = post("/api/games", body);
+    EXPECT_EQ(reply.status, 200) << reply.body;
+    return reply.json.IsObject() && reply.json.HasMember("id") ? reply.json["id"].GetString() : "";
+  }
+
+  // The state once no agent is thinking (agents move on the server's workers).
+  Reply settled(const std::string& id) {
+    for (int i = 0; i < 6000; ++i) {
+      Reply reply = get("/api/games/" + id);
+      if (reply.status != 200) return reply;
+      if (!reply.json["thinking"].GetBool() &&
+          (reply.json["over"].GetBool() || reply.json["human_turn"].GetBool() ||
+           reply.json["ai_error"].GetStringLength() > 0))
+        return reply;
+      std::this_thread::sleep_for(5ms);
+    }
+    ADD_FAILURE() << "the agent never moved";
+    return get("/api/games/" + id);
+  }
+
+  GameRecord record_of(const std::string& id) {
+    const auto result = client_->Get(("/api/games/" + id + "/record").c_str());
+    EXPECT_TRUE(result && result->status == 200);
+    return record_from_text(result ? result->body : "");
+  }
+
+  // Plays a person's side with the game's rule of thumb (chosen on a local replay of the record
+  // the server saves), answering God's first offer by re-rolling.  Returns the final state's JSON.
+  template <class G>
+  Reply play_out(const G& game, const std::string& id, int max_decisions, bool* used_god = nullptr,
+                 const std::function<bool(const Reply&)>& done = {}) {
+    Rng rng(7, 1);
+    for (int decision = 0; decision < max_decisions; ++decision) {
+      Reply state = settled(id);
+      if (state.status != 200 || state.json["over"].GetBool() || (done && done(state)))
+        return state;
+      EXPECT_TRUE(state.json["human_turn"].GetBool()) << state.body;
+      EXPECT_STREQ(state.json["ai_error"].GetString(), "");
+      const GameRecord record = record_of(id);
+      const auto local = replay(game, record);
+      EXPECT_EQ(record.history.size(), state.json["ply"].GetUint64());
+      Action action = game.heuristic_action(local, rng);
+      if constexpr (std::is_same_v<G, duel::DuelGame>) {
+        if (state.json["board"]["god_prompt"].GetBool() && used_god && !*used_god) {
+          action = duel::act::kRerollFirst;
+          *used_god = true;
+        }
+        if (state.json["point_input"].GetBool()) {
+          // A click exactly on the destination's centre snaps to it.
+          const double x = game.centre_x(static_cast<duel::Side>(local.actor),
+                                         duel::act::destination_x(action)) /
+                           20.0;
+          const double y = game.centre_y(static_cast<duel::Side>(local.actor),
+                                         duel::act::destination_y(action)) /
+                           20.0;
+          Reply snap = post("/api/games/" + id + "/point",
+                            "{\"x\":" + std::to_string(x) + ",\"y\":" + std::to_string(y) + "}");
+          EXPECT_EQ(snap.status, 200) << snap.body;
+          EXPECT_EQ(snap.json["action"].GetUint(), action);
+          EXPECT_GE(snap.json["move_cm"].GetDouble(), 0.0);
+        }
+      }
+      Reply after = post("/api/games/" + id + "/act",
+                         "{\"action\":" + std::to_string(action) +
+                             ",\"ply\":" + std::to_string(record.history.size()) + "}");
+      EXPECT_EQ(after.status, 200) << after.body;
+      if (after.status != 200) return after;
+    }
+    return settled(id);
+  }
+
+  std::unique_ptr<WebServer> server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+TEST_F(WebApi, AWholeDuelAsDavidWithGodAgainstAnAgent) {
+  const std::string id = create(R"({"game":"duel","sides":["human","easy"],"seed":11})");
+  bool used_god = false;
+  Reply end = play_out(duel::DuelGame(), id, 500, &used_god);
+  ASSERT_EQ(end.status, 200);
+  EXPECT_TRUE(end.json["over"].GetBool()) << end.body;
+  EXPECT_TRUE(used_god);
+  EXPECT_FALSE(end.json["board"]["god_available"].GetBool());
+  EXPECT_NE(std::string(end.json["result"].GetString()), "");
+  // Every die is in the log, with its faces; the record replays to the end.
+  int dice = 0;
+  for (const auto& entry : end.json["log"].GetArray()) dice += entry["side"].GetInt() == -1;
+  EXPECT_GT(dice, 3);
+  const GameRecord record = record_of(id);
+  const duel::DuelGame game;
+  EXPECT_TRUE(game.is_terminal(replay(game, record)));
+  EXPECT_EQ(record.seed, 11u);
+  // The agent's analysis is empty for the rule of thumb, but its move is reported.
+  EXPECT_TRUE(end.json["analysis"][1].IsObject());
+}
+
+TEST_F(WebApi, ASearchingAgentReportsItsWinEstimateAndAlternatives) {
+  const std::string id = create(
+      R"({"game":"duel","sides":["mcts:iterations=300,rollout=heuristic","human"],"seed":5})");
+  Reply state = settled(id);
+  // Whoever won the initiative, by the time David (the agent) has moved once it reports an
+  // estimate; play Goliath's side until then.
+  Reply end = play_out(duel::DuelGame(), id, 50, nullptr,
+                       [](const Reply& r) { return r.json["analysis"][0].IsObject(); });
+  ASSERT_TRUE(end.json["analysis"][0].IsObject()) << end.body;
+  const auto& analysis = end.json["analysis"][0];
+  EXPECT_TRUE(analysis["estimated"].GetBool());
+  EXPECT_GE(analysis["win"].GetDouble(), 0.0);
+  EXPECT_LE(analysis["win"].GetDouble(), 1.0);
+  EXPECT_TRUE(analysis["alternatives"].IsArray());
+}
+
+TEST_F(WebApi, ADanelawTurnWithABattle) {
+  const std::string id = create(R"({"game":"danelaw","sides":["human","easy"],"seed":3})");
+  const danelaw::DanelawGame game;
+  auto battled = [](const Reply& r) {
+    // Done once the Danes have fought and the English have had their half-turn.
+    bool battle = false, english = false;
+    for (const auto& entry : r.json["log"].GetArray()) {
+      const std::string text = entry["text"].GetString();
+      battle = battle || (entry["side"].GetInt() == -1 && text.rfind("Battle:", 0) == 0);
+      english = english || (battle && entry["side"].GetInt() == 1);
+    }
+    return battle && english;
+  };
+  Reply state = play_out(game, id, 400, nullptr, battled);
+  ASSERT_EQ(state.status, 200);
+  EXPECT_TRUE(battled(state)) << "no battle in the Danes' first turns";
+  EXPECT_GE(state.json["board"]["turn"].GetInt(), 1);
+  EXPECT_TRUE(state.json["board"]["svg"].GetStringLength() > 1000);
+}
+
+TEST_F(WebApi, ADanelawMoveListsEachDestinationWithItsCost) {
+  const std::string id = create(R"({"game":"danelaw","sides":["human","human"],"seed":3})");
+  const danelaw::DanelawGame game;
+  Reply state = play_out(game, id, 400, nullptr, [](const Reply& r) {
+    for (const auto& a : r.json["actions"].GetArray())
+      if (a.HasMember("kind") && std::string(a["kind"].GetString()) == "move") return true;
+    return false;
+  });
+  int destinations = 0;
+  for (const auto& a : state.json["actions"].GetArray()) {
+    if (!a.HasMember("kind") || std::string(a["kind"].GetString()) != "move") continue;
+    ++destinations;
+    EXPECT_TRUE(a.HasMember("cost") && a["cost"].GetInt() >= 1) << a["label"].GetString();
+    EXPECT_TRUE(a.HasMember("x") && a.HasMember("y"));
+  }
+  EXPECT_GT(destinations, 0);
+  EXPECT_TRUE(state.json["board"]["selected"].IsObject());
+}
+
+TEST_F(WebApi, AWholeGameOfPig) {
+  const std::string id = create(R"({"game":"pig","sides":["human","easy"],"seed":2})");
+  Reply end = play_out(pig::PigGame(), id, 2000);
+  ASSERT_EQ(end.status, 200);
+  EXPECT_TRUE(end.json["over"].GetBool());
+  const auto& scores = end.json["board"]["scores"];
+  EXPECT_TRUE(scores[0].GetInt() >= 100 || scores[1].GetInt() >= 100);
+}
+
+TEST_F(WebApi, UndoGoesBackToThePersonsDecisionAndKeepsTheDice) {
+  const std::string id = create(R"({"game":"pig","sides":["human","human"],"seed":9})");
+  Reply start = settled(id);
+  EXPECT_FALSE(start.json["can_undo"].GetBool());
+  EXPECT_EQ(post("/api/games/" + id + "/undo", "{}").status, 409);
+  const std::string roll = "{\"action\":" + std::to_string(pig::kRoll) + "}";
+  Reply first = post("/api/games/" + id + "/act", roll);
+  ASSERT_EQ(first.status, 200);
+  const std::string first_log = first.body.substr(first.body.find("\"log\""));
+  Reply undone = post("/api/games/" + id + "/undo", "{}");
+  ASSERT_EQ(undone.status, 200);
+  EXPECT_EQ(undone.json["ply"].GetUint64(), 0u);
+  Reply again = post("/api/games/" + id + "/act", roll);
+  EXPECT_EQ(again.body.substr(again.body.find("\"log\"")), first_log) << "the same die again";
+}
+
+TEST_F(WebApi, AHintGivesEveryActionsWinChanceFromTheStrongestAnalysis) {
+  // Pig's strongest analysis is its exact solver: the hint's values are exact.
+  const std::string id = create(R"({"game":"pig","sides":["human","human"],"seed":6})");
+  Reply started = post("/api/games/" + id + "/hint", "{}");
+  ASSERT_EQ(started.status, 200) << started.body;
+  EXPECT_EQ(post("/api/games/" + id + "/hint", "{}").status, 409) << "one hint at a time";
+  Reply state = get("/api/games/" + id);
+  for (int i = 0; i < 3000 && state.json["hint"].IsNull(); ++i) {
+    std::this_thread::sleep_for(10ms);
+    state = get("/api/games/" + id);
+  }
+  ASSERT_TRUE(state.json["hint"].IsObject()) << state.body;
+  const auto& hint = state.json["hint"];
+  EXPECT_STREQ(hint["error"].GetString(), "");
+  EXPECT_TRUE(hint["exact"].GetBool());
+  ASSERT_EQ(hint["actions"].Size(), 2u);  // roll and hold
+  EXPECT_TRUE(hint["actions"][0]["best"].GetBool());
+  EXPECT_GE(hint["actions"][0]["win"].GetDouble(), hint["actions"][1]["win"].GetDouble());
+  EXPECT_EQ(state.json["ply"].GetUint64(), 0u) << "a hint plays nothing";
+}
+
+TEST_F(WebApi, SaveAndLoadRoundTrip) {
+  for (const char* game : {"duel", "danelaw", "pig"}) {
+    const std::string id = create(std::string(R"({"game":")") + game +
+                                  R"(","sides":["easy","easy"],"seed":4,"delay_ms":0})");
+    std::this_thread::sleep_for(30ms);  // part of the way through
+    const auto saved = client_->Get(("/api/games/" + id + "/record").c_str());
+    ASSERT_TRUE(saved && saved->status == 200);
+    const GameRecord record = record_from_text(saved->body);
+    EXPECT_EQ(record.game, game);
+    // Loading it as a replay shows the same plies; loading it to play continues it.
+    Reply replayed = post("/api/replays", "{\"record\":" + saved->body + "}");
+    ASSERT_EQ(replayed.status, 200) << replayed.body;
+    EXPECT_EQ(replayed.json["plies"].GetUint64(), record.history.size());
+    EXPECT_EQ(replayed.json["actions"].Size(), 0u);
+    const std::string loaded =
+        create("{\"sides\":[\"human\",\"human\"],\"record\":" + saved->body + "}");
+    const auto again = client_->Get(("/api/games/" + loaded + "/record").c_str());
+    ASSERT_TRUE(again);
+    const GameRecord reloaded = record_from_text(again->body);
+    // A record that ended on a die's throw continues with the dice that come next; otherwise
+    // the two records are the same.
+    ASSERT_GE(reloaded.history.size(), record.history.size());
+    EXPECT_TRUE(std::equal(record.history.begin(), record.history.end(), reloaded.history.begin()));
+    EXPECT_EQ(reloaded.seed, record.seed);
+    EXPECT_EQ(reloaded.rules, record.rules);
+  }
+}
+
+TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
+  GameRecord record{"pig", pig::PigGame().rules_json(), 77, {}};
+  {
+    const pig::PigGame game;
+    auto s = game.initial_state();
+    Rng rng(77, 0);
+    while (!game.is_terminal(s)) {
+      const Action a = game.current_player(s) == kChancePlayer ? sample_chance(game, s, rng)
+                                                               : game.heuristic_action(s, rng);
+      record.history.push_back(a);
+      apply_any(game, s, a);
+    }
+  }
+  const std::string records = record_line(3, record) + record_line(8, record);
+  rapidjson::StringBuffer text;
+  JsonWriter writer(text);
+  writer.String(records.c_str());
+  Reply list = post("/api/records", "{\"records\":" + std::string(text.GetString()) + "}");
+  ASSERT_EQ(list.status, 200) << list.body;
+  ASSERT_EQ(list.json.Size(), 2u);
+  EXPECT_EQ(list.json[1]["game_id"].GetInt(), 8);
+  Reply replay_state =
+      post("/api/replays", "{\"game_id\":8,\"records\":" + std::string(text.GetString()) + "}");
+  ASSERT_EQ(replay_state.status, 200) << replay_state.body;
+  const std::string id = replay_state.json["id"].GetString();
+  EXPECT_EQ(replay_state.json["ply"].GetUint64(), 0u);
+  Reply at_end = get("/api/games/" + id + "?ply=" + std::to_string(record.history.size()));
+  EXPECT_TRUE(at_end.json["over"].GetBool());
+  EXPECT_EQ(get("/api/games/" + id + "?ply=99999").status, 400);
+  EXPECT_EQ(post("/api/games/" + id + "/act", R"({"action":0})").status, 409);
+  EXPECT_EQ(
+      post("/api/replays", "{\"game_id\":4,\"records\":" + std::string(text.GetString()) + "}")
+          .status,
+      400);
+}
+
+TEST_F(WebApi, BadRequestsGetAOneLineErrorAndLeaveTheGameAlone) {
+  const std::string id = create(R"({"game":"duel","sides":["human","human"],"seed":1})");
+  const std::string before = get("/api/games/" + id).body;
+  const std::string game = "/api/games/" + id;
+  EXPECT_EQ(post(game + "/act", "{bad json").status, 400);
+  EXPECT_EQ(post(game + "/act", "[1,2]").status, 400);
+  EXPECT_EQ(post(game + "/act", R"({"action":"accept"})").status, 400);
+  EXPECT_EQ(post(game + "/act", R"({"action":123456})").status, 400);
+  EXPECT_EQ(post(game + "/act", R"({"action":-1})").status, 400);
+  EXPECT_EQ(post(game + "/act", R"({"action":16,"ply":0})").status, 409);  // stale
+  EXPECT_EQ(post(game + "/act", "{}").status, 400);
+  EXPECT_EQ(post(game + "/point", R"({"x":"a","y":1})").status, 400);
+  EXPECT_EQ(post(game + "/point", R"({"x":1,"y":1})").status, 409);  // not a destination now
+  EXPECT_EQ(get("/api/games/0123456789abcdef").status, 404);
+  EXPECT_EQ(post("/api/games/0123456789abcdef/act", R"({"action":16})").status, 404);
+  EXPECT_EQ(get("/api/nothing").status, 404);
+  EXPECT_EQ(get(game + "?ply=x").status, 400);
+  EXPECT_EQ(get("/api/games/" + id).body, before) << "the game changed";
+
+  EXPECT_EQ(post("/api/games", R"({"game":"chess"})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"duel","sides":["human"]})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"duel","sides":["human","nosuchagent"]})").status, 400);
+  EXPECT_EQ(
+      post("/api/games", R"({"game":"duel","sides":["human","solver:file=/etc/passwd"]})").status,
+      400);
+  EXPECT_EQ(post("/api/games", R"({"game":"duel","rules":{"board_cm":-3}})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"duel","rules":{"no_such_rule":1}})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"danelaw","rules":{"map":"/etc/passwd"}})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"danelaw","map":"../england.json"})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"game":"pig","seed":-4})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"record":"not a record"})").status, 400);
+  EXPECT_EQ(post("/api/games", R"({"record":{"game":"pig"}})").status, 400);
+  EXPECT_EQ(post("/api/records", R"({"records":"{\"x\":1}\n"})").status, 400);
+
+  // Another site cannot drive the server; nor can a form post (not JSON).
+  httplib::Headers evil = {{"Origin", "http://evil.example"}};
+  auto refused =
+      client_->Post((game + "/act").c_str(), evil, R"({"action":16})", "application/json");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 403);
+  httplib::Headers rebound = {{"Host", "evil.example:" + std::to_string(port_)}};
+  auto rebinding =
+      client_->Post((game + "/act").c_str(), rebound, R"({"action":16})", "application/json");
+  ASSERT_TRUE(rebinding);
+  EXPECT_EQ(rebinding->status, 403);
+  auto form = client_->Post((game + "/act").c_str(), "action=16", "text/plain");
+  ASSERT_TRUE(form);
+  EXPECT_EQ(form->status, 415);
+  // A same-origin request from the page is accepted.
+  httplib::Headers page = {{"Origin", "http://127.0.0.1:" + std::to_string(port_)}};
+  auto accepted =
+      client_->Post((game + "/act").c_str(), page, R"({"action":16})", "application/json");
+  ASSERT_TRUE(accepted);
+  EXPECT_EQ(accepted->status, 200) << accepted->body;
+}
+
+TEST_F(WebApi, UploadsHaveASizeLimit) {
+  stop();
+  ServerOptions options;
+  options.max_body_bytes = 4096;
+  start(options);
+  Reply big = post("/api/games", "{\"record\":\"" + std::string(10000, 'x') + "\"}");
+  EXPECT_EQ(big.status, 413);
+  EXPECT_EQ(get("/api/info").status, 200);
+}
+
+TEST_F(WebApi, AnIdleGameIsDropped) {
+  stop();
+  ServerOptions options;
+  options.idle_timeout = std::chrono::seconds(1);
+  start(options);
+  const std::string id = create(R"({"game":"pig","sides":["human","human"]})");
+  EXPECT_EQ(server_->game_count(), 1u);
+  std::this_thread::sleep_for(2500ms);
+  EXPECT_EQ(server_->game_count(), 0u);
+  EXPECT_EQ(get("/api/games/" + id).status, 404);
+}
+
+TEST_F(WebApi, AnAgentsMoveDoesNotBlockOtherGamesAndKeepsToItsTimeBudget) {
+  stop();
+  ServerOptions options;
+  options.ai_seconds = 0.5;
+  start(options);
+  // An agent with far too many iterations thinks on a worker; another game answers meanwhile,
+  // and the budget ends the agent's move.
+  const std::string slow = create(
+      R"({"game":"duel","sides":["mcts:iterations=50000000,rollout=heuristic","human"],"seed":2})");
+  const auto began = std::chrono::steady_clock::now();
+  const std::string quick = create(R"({"game":"pig","sides":["human","human"]})");
+  EXPECT_EQ(get("/api/games/" + quick).status, 200);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, 400ms);
+  Reply thinking = get("/api/games/" + slow);
+  if (thinking.json["to_move"].GetInt() == 0) {  // David (the agent) won the initiative
+    EXPECT_TRUE(thinking.json["thinking"].GetBool()) << thinking.body;
+    EXPECT_EQ(post("/api/games/" + slow + "/undo", "{}").status, 409);
+  }
+  Reply moved = play_out(duel::DuelGame(), slow, 20, nullptr,
+                         [](const Reply& r) { return r.json["analysis"][0].IsObject(); });
+  EXPECT_TRUE(moved.json["analysis"][0].IsObject());
+  EXPECT_LT(std::chrono::steady_clock::now() - began, 10s);
+}
+
+// Random requests, some well-formed and most not, against every endpoint: every answer is JSON
+// with a status the API defines, and the server stays up.
+TEST_F(WebApi, SurvivesAFuzzOfRequests) {
+  const std::string id = create(R"({"game":"duel","sides":["human","human"],"seed":1})");
+  std::mt19937_64 random(20261202);
+  const std::vector<std::string> paths = {"/api/games",
+                                          "/api/replays",
+                                          "/api/records",
+                                          "/api/games/" + id + "/act",
+                                          "/api/games/" + id + "/point",
+                                          "/api/games/" + id + "/undo",
+                                          "/api/games/" + id + "/hint",
+                                          "/api/games/" + id + "x/act",
+                                          "/api/games//act"};
+  const std::vector<std::string> pieces = {"{",
+                                           "}",
+                                           "[",
+                                           "]",
+                                           ",",
+                                           ":",
+                                           "\"game\"",
+                                           "\"duel\"",
+                                           "\"pig\"",
+                                           "\"danelaw\"",
+                                           "\"action\"",
+                                           "16",
+                                           "17",
+                                           "-1",
+                                           "1e308",
+                                           "null",
+                                           "true",
+                                           "\"sides\"",
+                                           "[\"human\",\"human\"]",
+                                           "\"record\"",
+                                           "\"rules\"",
+                                           "{\"board_cm\":0}",
+                                           "\"x\"",
+                                           "\"y\"",
+                                           "\"seed\"",
+                                           "\"\\u0000\"",
+                                           "\"ply\"",
+                                           "99999999999999999999",
+                                           "\"records\"",
+                                           "\"game_id\"",
+                                           "\xff\xfe",
+                                           "\"map\""};
+  int answered = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::string body;
+    if (random() % 3 == 0) {
+      body = "{\"action\":" + std::to_string(static_cast<int>(random() % 40) - 2) + "}";
+    } else {
+      const int n = static_cast<int>(random() % 12);
+      for (int k = 0; k < n; ++k) body += pieces[random() % pieces.size()];
+    }
+    const std::string& path = paths[random() % paths.size()];
+    const auto result = client_->Post(path.c_str(), body, "application/json");
+    ASSERT_TRUE(result) << "the server stopped answering at request " << i;
+    const int status = result->status;
+    EXPECT_TRUE(status == 200 || status == 400 || status == 404 || status == 409 || status == 503)
+        << status << " for " << path << " " << body << ": " << result->body;
+    rapidjson::Document document;
+    document.Parse(result->body.c_str());
+    EXPECT_FALSE(document.HasParseError()) << result->body;
+    ++answered;
+  }
+  EXPECT_EQ(answered, 400);
+  EXPECT_EQ(get("/api/info").status, 200);
+  EXPECT_EQ(get("/api/games/" + id).status, 200);
+}
+
+}  // namespace
+}  // namespace sling::web
