@@ -24,7 +24,9 @@ struct ServerOptions {
       1800};                              // a game nobody has asked about for this long is dropped
   std::size_t max_body_bytes = 8u << 20;  // uploads (records, tournament records, rules)
   std::size_t max_games = 200;
-  int workers = 2;  // threads that run the agents' moves and hints
+  // Threads that run the agents' moves and hints: up to this many games think at once (a game
+  // never has two jobs at a time); more wait for a free thread, never a request thread.
+  int workers = 8;
 };
 
 class WebServer {
