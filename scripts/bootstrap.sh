@@ -2,7 +2,7 @@
 # Packages come from Debian only; nothing is vendored or downloaded from elsewhere.
 
 SLING_PACKAGES=(g++ cmake ninja-build libboost-graph-dev libtbb-dev libcereal-dev libcli11-dev
-                libgtest-dev libbenchmark-dev)
+                libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin)
 
 sling_install_missing() {
   local missing=() package
