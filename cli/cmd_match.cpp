@@ -1,7 +1,8 @@
 // sling match GAME --<side> SPEC --<side> SPEC --games N [--seed S] [--threads T] [--json FILE]
 // [--record DIR]: plays N games between two agents (one per side, named by the game's side names:
 // --david/--goliath, --danes/--english, --first/--second) and reports each side's wins with 95%
-// Wilson intervals, the mean game length and the time.  The result is the same for any --threads.
+// Wilson intervals, the mean game length and the time.  The result is the same for any --threads,
+// and under `mpirun -np N` for any N.
 #include <iostream>
 #include <map>
 
@@ -69,6 +70,11 @@ const RegisterCommand kRegister(
             }
           }
           if (!command->sprt.empty()) {
+            if (mpi::distributed()) {
+              throw OptionError(
+                  "--sprt decides pair by pair on one machine; start it without "
+                  "mpirun");
+            }
             const SprtParameters parameters = SprtParameters::parse(command->sprt);
             const SprtMatchResult r = run_sprt_match(game, specs, command->options, parameters);
             std::cout << "SPRT " << command->game << ": A = " << r.specs[0] << "\n"
@@ -86,6 +92,7 @@ const RegisterCommand kRegister(
             return;
           }
           const MatchResult result = run_match(game, specs, command->options);
+          if (mpi::rank() != 0) return;  // under mpirun only rank 0 reports
           std::cout << match_to_text(result);
           if (!command->json_file.empty())
             write_file_atomic(command->json_file, match_to_json(result));

@@ -1,5 +1,6 @@
 // sling tournament GAME [--agent SPEC ...] [--games N] [--threads T] [--seed S] [--out DIR]
 // [--resume]: a paired round robin played in parallel, logged to DIR, rated (docs/tournament.md).
+// Under `mpirun -np N` the games are spread over N ranks and rank 0 writes the same files.
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,13 +79,17 @@ void run(const TournamentCommand& command, const G& game) {
                      : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
                                                   : ProgressStyle::kLines;
   const Schedule schedule(config);
-  if (!command.quiet) {
+  const bool root = mpi::rank() == 0;  // under mpirun only rank 0 speaks and writes
+  if (!command.quiet && root) {
     std::cerr << "tournament: " << config.game << ", " << config.agents.size() << " agents, "
               << schedule.total_games() << " games (" << config.pairs_per_pairing
               << " pairs per pairing), seed " << config.seed << ", output in '" << command.out
-              << "'\n";
+              << "'";
+    if (mpi::distributed()) std::cerr << ", on " << mpi::size() << " MPI ranks";
+    std::cerr << "\n";
   }
   const TournamentReport report = run_tournament(game, config, options, std::cerr);
+  if (!root) return;
   std::cout << report_table(report);
   std::cout << "\nFiles in " << command.out
             << ": games.csv, records.jsonl, ratings.json, ratings.svg, timing.csv\n";
@@ -104,7 +109,9 @@ const RegisterCommand kRegister(
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")
           ->check(CLI::Range(1, 1'000'000));
-      sub.add_option("--threads", command->threads, "Worker threads (0: every core)")
+      sub.add_option("--threads", command->threads,
+                     "Worker threads (0: every core; under mpirun, games at a time per worker "
+                     "rank, 0: one)")
           ->check(CLI::Range(0, 4096));
       sub.add_option("--seed", command->seed, "Base seed of every game");
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");

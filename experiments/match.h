@@ -3,7 +3,9 @@
 //
 // Game i's seed is derived from (base seed, i) alone, each worker thread builds its own pair of
 // agents and calls new_game(seed) before every game, and the per-game results are summed in game
-// order after the parallel loop.  So a match's result is the same for any --threads.
+// order after the parallel loop.  So a match's result is the same for any --threads, and for any
+// number of MPI ranks (mpirun -np N sling match ...: rank 0 deals the games out, experiments/
+// mpi_jobs.h).
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -12,13 +14,19 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "agents/registry.h"
 #include "engine/core/record.h"
+#include "experiments/game_result_codec.h"
+#include "experiments/mpi_jobs.h"
 #include "experiments/play_game.h"
 
 namespace sling {
@@ -65,54 +73,134 @@ inline std::uint64_t match_game_seed(std::uint64_t seed, int index) {
   return Rng(seed, 0x6d61746368).derive(static_cast<std::uint64_t>(index)).next();
 }
 
+namespace match_detail {
+
+struct Outcome {
+  int winner = -1;
+  int plies = 0;
+  int error_side = -1;
+  std::string end_reason;
+  std::string error;
+};
+
+inline Outcome outcome_of(const GameResult& played) {
+  return {played.winner, played.plies, played.error_side, played.end_reason, played.error};
+}
+
+inline void save_match_record(const std::string& record_dir, int index, const GameRecord& record) {
+  char name[32];
+  std::snprintf(name, sizeof name, "game-%06d.json", index);
+  save_record((std::filesystem::path(record_dir) / name).string(), record);
+}
+
+// The match on MPI ranks: rank 0 hands game indices to ranks 1..N-1 (options.threads games at a
+// time each, default 1) and collects the outcomes, and alone writes the records.  Workers leave
+// `outcomes` empty.
+template <Game G>
+void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
+                   const MatchOptions& options, std::vector<Outcome>& outcomes,
+                   const std::string& local_error) {
+  mpi::require_same_run("match\ngame " + std::string(game.info().name) + "\nrules " +
+                            game.rules_json() + "\nagents " + specs[0] + " | " + specs[1] +
+                            "\ngames " + std::to_string(options.games) + "\nseed " +
+                            std::to_string(options.seed) + "\nmax_plies " +
+                            std::to_string(options.max_plies) + "\n",
+                        local_error);
+  mpi::share_start("");
+  if (mpi::rank() != 0) {
+    struct Players {
+      AgentPtr<G> agents[2];
+    };
+    tbb::enumerable_thread_specific<Players> workers([&] {
+      return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
+    });
+    mpi::work_on_jobs(options.threads > 0 ? options.threads : 1, [&](std::int64_t index) {
+      Players& players = workers.local();
+      return encode_game_result(play_game(game, *players.agents[0], *players.agents[1],
+                                          match_game_seed(options.seed, static_cast<int>(index)),
+                                          options.max_plies));
+    });
+    return;
+  }
+  std::vector<std::int64_t> jobs(static_cast<std::size_t>(options.games));
+  for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i] = static_cast<std::int64_t>(i);
+  try {
+    mpi::serve_jobs(
+        jobs,
+        [&](std::int64_t index, std::string_view bytes) {
+          GameResult played;
+          if (index < 0 || index >= options.games || !decode_game_result(bytes, played)) {
+            throw SlingError("an MPI rank sent a malformed result for game " +
+                             std::to_string(index));
+          }
+          outcomes[static_cast<std::size_t>(index)] = outcome_of(played);
+          if (!options.record_dir.empty()) {
+            save_match_record(options.record_dir, static_cast<int>(index), played.record);
+          }
+        },
+        "match: stopped by a signal (an MPI rank died or the job was cancelled)\n");
+  } catch (const std::exception& e) {
+    std::cerr << "match: " << e.what() << "; stopping every MPI rank" << std::endl;
+    mpi::abort_all(1);
+  }
+}
+
+}  // namespace match_detail
+
+// Plays the match on `options.threads` threads, or across MPI ranks when started by mpirun with
+// more than one (then only rank 0's result is filled in: the others return an empty MatchResult).
 template <Game G>
 MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
                       const MatchOptions& options) {
+  using match_detail::Outcome;
   if (options.games < 1) throw OptionError("a match needs at least one game");
   MatchResult result;
   result.game = std::string(game.info().name);
   result.sides = {std::string(game.info().sides[0]), std::string(game.info().sides[1])};
   result.seed = options.seed;
   result.games = options.games;
-  // Build once up front: a bad spec is reported before any game starts.
-  result.specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
-  if (!options.record_dir.empty()) std::filesystem::create_directories(options.record_dir);
-
-  struct Outcome {
-    int winner = -1;
-    int plies = 0;
-    int error_side = -1;
-    std::string end_reason;
-    std::string error;
-  };
   std::vector<Outcome> outcomes(static_cast<std::size_t>(options.games));
-  struct Players {
-    AgentPtr<G> agents[2];
-  };
-  tbb::enumerable_thread_specific<Players> workers([&] {
-    return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
-  });
-
   const auto start = std::chrono::steady_clock::now();
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  arena.execute([&] {
-    tbb::parallel_for(0, options.games, [&](int index) {
-      Players& players = workers.local();
-      GameResult played = play_game(game, *players.agents[0], *players.agents[1],
-                                    match_game_seed(options.seed, index), options.max_plies);
-      Outcome& o = outcomes[static_cast<std::size_t>(index)];
-      o.winner = played.winner;
-      o.plies = played.plies;
-      o.error_side = played.error_side;
-      o.end_reason = played.end_reason;
-      o.error = played.error;
-      if (!options.record_dir.empty()) {
-        char name[32];
-        std::snprintf(name, sizeof name, "game-%06d.json", index);
-        save_record((std::filesystem::path(options.record_dir) / name).string(), played.record);
+  if (mpi::distributed()) {
+    // A rank that cannot build an agent says so to rank 0 instead of leaving the others waiting.
+    std::string error;
+    try {
+      result.specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
+      if (mpi::rank() == 0 && !options.record_dir.empty()) {
+        std::filesystem::create_directories(options.record_dir);
       }
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    match_detail::play_on_ranks(game, specs, options, outcomes, error);
+    if (mpi::rank() != 0) {
+      MatchResult none;  // (a named value: GCC 12 fails on a braced temporary here)
+      return none;
+    }
+  } else {
+    // Build once up front: a bad spec is reported before any game starts.
+    result.specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
+    if (!options.record_dir.empty()) std::filesystem::create_directories(options.record_dir);
+    struct Players {
+      AgentPtr<G> agents[2];
+    };
+    tbb::enumerable_thread_specific<Players> workers([&] {
+      return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
     });
-  });
+    tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+    arena.execute([&] {
+      tbb::parallel_for(0, options.games, [&](int index) {
+        Players& players = workers.local();
+        const GameResult played =
+            play_game(game, *players.agents[0], *players.agents[1],
+                      match_game_seed(options.seed, index), options.max_plies);
+        outcomes[static_cast<std::size_t>(index)] = match_detail::outcome_of(played);
+        if (!options.record_dir.empty()) {
+          match_detail::save_match_record(options.record_dir, index, played.record);
+        }
+      });
+    });
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::int64_t plies = 0;

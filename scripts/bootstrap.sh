@@ -2,8 +2,8 @@
 # Packages come from Debian only; nothing is vendored or downloaded from elsewhere.
 
 SLING_PACKAGES=(g++ cmake ninja-build libboost-graph-dev libtbb-dev libcereal-dev libcli11-dev
-                libgtest-dev libbenchmark-dev pkgconf libcpp-httplib-dev chromium chromium-driver
-                python3 python3-selenium)
+                libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin pkgconf libcpp-httplib-dev
+                chromium chromium-driver python3 python3-selenium)
 
 sling_install_missing() {
   local missing=() package

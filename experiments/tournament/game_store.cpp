@@ -221,8 +221,8 @@ void TournamentStore::open_appenders() {
   }
 }
 
-GameRow TournamentStore::scheduled_row(std::int64_t game_id) const {
-  const ScheduledGame scheduled = schedule_.game(game_id);
+GameRow scheduled_row(const Schedule& schedule, std::int64_t game_id) {
+  const ScheduledGame scheduled = schedule.game(game_id);
   GameRow row;
   row.game_id = scheduled.game_id;
   row.pair_id = scheduled.pair_id;
@@ -230,6 +230,18 @@ GameRow TournamentStore::scheduled_row(std::int64_t game_id) const {
   row.agent0 = scheduled.agent0;
   row.agent1 = scheduled.agent1;
   return row;
+}
+
+GameRow finished_row(GameRow row, const GameResult& result) {
+  row.winner = result.winner;
+  row.end = result.end_reason;
+  row.plies = result.plies;
+  row.error = result.error;
+  return row;
+}
+
+GameRow TournamentStore::scheduled_row(std::int64_t game_id) const {
+  return sling::scheduled_row(schedule_, game_id);
 }
 
 std::vector<std::int64_t> TournamentStore::pending_games() const {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/core/record.h"
+#include "experiments/play_game.h"
 #include "experiments/tournament/config.h"
 
 namespace sling {
@@ -48,6 +49,11 @@ struct GameRow {
 inline double side0_score(const GameRow& row) {
   return row.winner == 0 ? 1.0 : (row.winner == 1 ? 0.0 : 0.5);
 }
+
+// The row of a scheduled game, its result fields still empty.
+GameRow scheduled_row(const Schedule& schedule, std::int64_t game_id);
+// The row with a played game's result filled in.
+GameRow finished_row(GameRow row, const GameResult& result);
 
 using SideNames = std::array<std::string, 2>;
 

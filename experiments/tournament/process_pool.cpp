@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "engine/core/errors.h"
+#include "experiments/game_result_codec.h"
 
 namespace sling {
 
@@ -35,38 +36,9 @@ void send_bytes(int fd, const std::string& bytes) {
   }
 }
 
-template <class T>
-void put(std::string& out, const T& value) {
+void put_u32(std::string& out, std::uint32_t value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
-
-void put_text(std::string& out, const std::string& text) {
-  put(out, static_cast<std::uint32_t>(text.size()));
-  out += text;
-}
-
-// Reads what put/put_text wrote; false when the bytes run out.
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  template <class T>
-  bool get(T& value) {
-    if (bytes_.size() < sizeof value) return false;
-    std::memcpy(&value, bytes_.data(), sizeof value);
-    bytes_.remove_prefix(sizeof value);
-    return true;
-  }
-  bool get_text(std::string& text) {
-    std::uint32_t size = 0;
-    if (!get(size) || bytes_.size() < size) return false;
-    text.assign(bytes_.substr(0, size));
-    bytes_.remove_prefix(size);
-    return true;
-  }
-
- private:
-  std::string_view bytes_;
-};
 
 struct Child {
   pid_t pid = -1;
@@ -102,22 +74,7 @@ void read_messages(Child& child) {
       std::uint32_t length = 0;
       std::memcpy(&length, b.data() + at + 1, 4);
       if (b.size() - at - 5 < length) break;
-      Reader reader(std::string_view(b).substr(at + 5, length));
-      GameResult& r = child.result;
-      std::int32_t winner = 0, error_side = 0, plies = 0;
-      std::string record;
-      if (!reader.get(winner) || !reader.get(error_side) || !reader.get(plies) ||
-          !reader.get(r.seconds) || !reader.get_text(r.end_reason) || !reader.get_text(r.error) ||
-          !reader.get_text(record)) {
-        child.protocol_error = true;
-        return;
-      }
-      r.winner = winner;
-      r.error_side = error_side;
-      r.plies = plies;
-      try {
-        r.record = record_from_text(record);
-      } catch (const FileFormatError&) {
+      if (!decode_game_result(std::string_view(b).substr(at + 5, length), child.result)) {
         child.protocol_error = true;
         return;
       }
@@ -135,27 +92,20 @@ void read_messages(Child& child) {
 
 void send_side(int fd, int side) {
   std::string message(1, kSideTag);
-  put(message, static_cast<std::uint32_t>(side));
+  put_u32(message, static_cast<std::uint32_t>(side));
   send_bytes(fd, message);
 }
 
 void send_action(int fd, Action action) {
   std::string message(1, kActionTag);
-  put(message, static_cast<std::uint32_t>(action));
+  put_u32(message, static_cast<std::uint32_t>(action));
   send_bytes(fd, message);
 }
 
 void send_result(int fd, const GameResult& result) {
-  std::string payload;
-  put(payload, static_cast<std::int32_t>(result.winner));
-  put(payload, static_cast<std::int32_t>(result.error_side));
-  put(payload, static_cast<std::int32_t>(result.plies));
-  put(payload, result.seconds);
-  put_text(payload, result.end_reason);
-  put_text(payload, result.error);
-  put_text(payload, record_to_binary(result.record));
+  const std::string payload = encode_game_result(result);
   std::string message(1, kResultTag);
-  put(message, static_cast<std::uint32_t>(payload.size()));
+  put_u32(message, static_cast<std::uint32_t>(payload.size()));
   send_bytes(fd, message + payload);
 }
 
@@ -199,10 +149,7 @@ void run_isolated(TournamentStore& store, const std::vector<std::int64_t>& pendi
     GameRecord record;
     double seconds = 0;
     if (child.has_result && !child.protocol_error) {
-      row.winner = child.result.winner;
-      row.end = child.result.end_reason;
-      row.plies = child.result.plies;
-      row.error = child.result.error;
+      row = finished_row(row, child.result);
       record = std::move(child.result.record);
       seconds = child.result.seconds;
     } else {

@@ -18,10 +18,14 @@
 #include <exception>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "agents/registry.h"
+#include "experiments/game_result_codec.h"
+#include "experiments/mpi_jobs.h"
 #include "experiments/play_game.h"
 #include "experiments/tournament/config.h"
 #include "experiments/tournament/game_store.h"
@@ -68,9 +72,111 @@ GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
   return result;
 }
 
+namespace tournament_detail {
+
+// Plays the pending games on `threads` threads of this process.
+template <Game G>
+void play_on_threads(const G& game, const TournamentConfig& config, const AgentFactory<G>& factory,
+                     const TournamentOptions& options, TournamentStore& store,
+                     const std::vector<std::int64_t>& pending, int threads) {
+  // Workers pull the next game id from one counter, so games start in id order whatever the
+  // thread count; each game builds fresh agents, so nothing carries over between games.
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::parallel_for(0, threads, [&](int) {
+      for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
+        const GameRow scheduled = store.scheduled_row(pending[index]);
+        const GameResult result =
+            play_scheduled_game(game, config, factory, scheduled, options.max_plies);
+        const GameRow row = finished_row(scheduled, result);
+        try {
+          store.save(row, result.record, result.seconds);
+        } catch (...) {
+          failed = true;
+          throw;
+        }
+        if (!row.error.empty()) store.log_error(row);
+      }
+    });
+  });
+}
+
+// The tournament on MPI ranks: rank 0 holds the store and hands game ids to ranks 1..N-1, which
+// play them (options.threads at a time each, default 1) and send back the results.  Rank 0 writes
+// exactly what one process writes, so every file but timing.csv is byte-identical for any N.
+// Workers return an empty report.
+template <Game G>
+TournamentReport run_on_ranks(const G& game, const TournamentConfig& config,
+                              const TournamentOptions& options, std::ostream& log,
+                              const AgentFactory<G>& factory, const SideNames& sides,
+                              const std::string& local_error) {
+  std::string error = local_error;
+  if (error.empty() && options.isolate) {
+    error = "--isolate runs on one machine; start it without mpirun";
+  }
+  // Everything that changes a game's result; --threads, --out and --resume do not.
+  mpi::require_same_run(
+      "tournament\n" + config.to_json() + "max_plies " + std::to_string(options.max_plies) + "\n",
+      error);
+  if (mpi::rank() != 0) {
+    const std::string refused = mpi::share_start("");
+    if (!refused.empty()) throw OptionError(refused);
+    const Schedule schedule(config);
+    mpi::work_on_jobs(options.threads > 0 ? options.threads : 1, [&](std::int64_t game_id) {
+      const GameRow row = scheduled_row(schedule, game_id);
+      return encode_game_result(play_scheduled_game(game, config, factory, row, options.max_plies));
+    });
+    TournamentReport none;  // (a named value: GCC 12 fails on a braced temporary here)
+    return none;
+  }
+  std::unique_ptr<TournamentStore> store;
+  std::exception_ptr failure;
+  std::string refused;
+  try {
+    store = std::make_unique<TournamentStore>(config, sides, options, log);
+  } catch (const std::exception& e) {
+    failure = std::current_exception();
+    refused = e.what();
+  }
+  mpi::share_start(refused);
+  if (failure) std::rethrow_exception(failure);
+  try {
+    mpi::serve_jobs(
+        store->pending_games(),
+        [&](std::int64_t game_id, std::string_view bytes) {
+          GameResult result;
+          if (game_id < 0 || game_id >= store->schedule().total_games() ||
+              !decode_game_result(bytes, result)) {
+            throw SlingError("an MPI rank sent a malformed result for game " +
+                             std::to_string(game_id));
+          }
+          const GameRow row = finished_row(store->scheduled_row(game_id), result);
+          store->save(row, result.record, result.seconds);
+          if (!row.error.empty()) store->log_error(row);
+        },
+        "tournament: stopped by a signal (an MPI rank died or the job was cancelled); the files "
+        "in '" +
+            options.out_dir + "' are intact: run again with --resume to continue\n");
+  } catch (const std::exception& e) {
+    // The other ranks are waiting for work that will not come: stop them all.
+    log << "tournament: " << e.what() << "; stopping every MPI rank (the files in '"
+        << options.out_dir << "' are intact: run again with --resume to continue)" << std::endl;
+    mpi::abort_all(1);
+  }
+  const std::vector<GameRow> rows = store->finish();
+  TournamentReport report = make_report(config, sides, rows);
+  write_report_files(options.out_dir, report);
+  return report;
+}
+
+}  // namespace tournament_detail
+
 // Plays every unfinished game of the tournament on `threads` threads (or `threads` processes
-// with options.isolate), writes the report files and returns the report.  Progress and agent
-// errors go to `log`.
+// with options.isolate, or across MPI ranks when started by mpirun with more than one), writes
+// the report files and returns the report.  Progress and agent errors go to `log`.  Under MPI
+// only rank 0 writes and returns the report; the other ranks return an empty one.
 template <Game G>
 TournamentReport run_tournament(const G& game, const TournamentConfig& config,
                                 const TournamentOptions& options, std::ostream& log,
@@ -82,13 +188,22 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
   if (config.game != game.info().name || config.rules != game.rules_json()) {
     throw OptionError("tournament configuration does not describe this game and rules");
   }
+  const SideNames sides{std::string(game.info().sides[0]), std::string(game.info().sides[1])};
+  if (mpi::distributed()) {
+    // A rank that cannot build an agent says so to rank 0 instead of leaving the others waiting.
+    std::string error;
+    try {
+      for (const std::string& spec : config.agents) factory(game, spec);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    return tournament_detail::run_on_ranks(game, config, options, log, factory, sides, error);
+  }
   for (const std::string& spec : config.agents) factory(game, spec);  // bad specs fail now
 
-  const SideNames sides{std::string(game.info().sides[0]), std::string(game.info().sides[1])};
   TournamentStore store(config, sides, options, log);
   const std::vector<std::int64_t> pending = store.pending_games();
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
-
   if (options.isolate) {
     isolation::run_isolated(
         store, pending, threads, config.game, config.rules, [&](const GameRow& row, int fd) {
@@ -96,31 +211,7 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
               fd, play_scheduled_game(game, config, factory, row, options.max_plies, fd));
         });
   } else {
-    // Workers pull the next game id from one counter, so games start in id order whatever the
-    // thread count; each game builds fresh agents, so nothing carries over between games.
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
-    tbb::task_arena arena(threads);
-    arena.execute([&] {
-      tbb::parallel_for(0, threads, [&](int) {
-        for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
-          GameRow row = store.scheduled_row(pending[index]);
-          const GameResult result =
-              play_scheduled_game(game, config, factory, row, options.max_plies);
-          row.winner = result.winner;
-          row.end = result.end_reason;
-          row.plies = result.plies;
-          row.error = result.error;
-          try {
-            store.save(row, result.record, result.seconds);
-          } catch (...) {
-            failed = true;
-            throw;
-          }
-          if (!row.error.empty()) store.log_error(row);
-        }
-      });
-    });
+    tournament_detail::play_on_threads(game, config, factory, options, store, pending, threads);
   }
   const std::vector<GameRow> rows = store.finish();
   TournamentReport report = make_report(config, sides, rows);
