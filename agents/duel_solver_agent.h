@@ -3,7 +3,10 @@
 // (`solver:file=duel.sol`, written by `sling solve duel`).  Every decision, God's included, is the
 // best by the solved values, and the analysis lists the exact value of every legal action.
 
+#include <iostream>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "agents/agent.h"
@@ -16,8 +19,11 @@ namespace sling {
 
 class DuelSolverAgent final : public Agent<duel::DuelGame> {
  public:
-  DuelSolverAgent(std::shared_ptr<const duel::DuelSolution> solution, std::string file)
-      : solution_(std::move(solution)), file_(std::move(file)) {}
+  DuelSolverAgent(std::shared_ptr<const duel::DuelSolution> solution, std::string file,
+                  bool allow_uncertified = false)
+      : solution_(std::move(solution)),
+        file_(std::move(file)),
+        allow_uncertified_(allow_uncertified) {}
 
   void new_game(std::uint64_t) override {}
 
@@ -41,12 +47,15 @@ class DuelSolverAgent final : public Agent<duel::DuelGame> {
   }
 
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return "solver:file=" + file_; }
+  std::string spec() const override {
+    return "solver:file=" + file_ + (allow_uncertified_ ? ",allow_uncertified=1" : "");
+  }
   const duel::DuelSolution& solution() const { return *solution_; }
 
  private:
   std::shared_ptr<const duel::DuelSolution> solution_;
   std::string file_;
+  bool allow_uncertified_ = false;
   Analysis analysis_;
 };
 
@@ -64,16 +73,36 @@ inline std::shared_ptr<const duel::DuelSolution> shared_duel_solution(const duel
   return solution;
 }
 
+// One warning on stderr per file and process for an uncertified solution played anyway.
+inline void warn_uncertified_once(const std::string& file, const std::string& line) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (warned.insert(file).second) std::cerr << "sling: warning: " << line << '\n';
+}
+
 inline AgentPtr<duel::DuelGame> make_duel_solver_agent(const duel::DuelGame& game,
                                                        const AgentSpec& spec) {
   OptionReader reader(spec);
   const std::string file =
       reader.text("file", "", "solution file written by `sling solve duel` for these rules");
+  const bool allow_uncertified =
+      reader.integer("allow_uncertified", 0, 0, 1,
+                     "1: play from a solution whose bracket is not certified (warns)") != 0;
   reader.finish();
   if (file.empty()) {
     throw OptionError("agent 'solver': give the solution file, e.g. solver:file=duel.sol");
   }
-  return std::make_unique<DuelSolverAgent>(shared_duel_solution(game, file), file);
+  auto solution = shared_duel_solution(game, file);
+  if (!solution->certified()) {
+    const std::string problem =
+        "agent 'solver': '" + file + "' is " + solution->certificate_problem();
+    if (!allow_uncertified) {
+      throw OptionError(problem + "; give allow_uncertified=1 to play from it anyway");
+    }
+    warn_uncertified_once(file, problem + "; playing from it (allow_uncertified=1)");
+  }
+  return std::make_unique<DuelSolverAgent>(std::move(solution), file, allow_uncertified);
 }
 
 }  // namespace sling

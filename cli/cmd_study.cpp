@@ -24,6 +24,7 @@ struct StudyGodCommand {
   std::string agents = "solver,heuristic,mcts:iterations=1000,random";
   std::uint64_t seed = 1;
   int threads = 2;
+  bool allow_uncertified = false;
 };
 
 std::vector<std::string> split_agents(const std::string& text) {
@@ -74,6 +75,14 @@ void run(const StudyGodCommand& c) {
   }
   options.solution_file = file;
   const duel::DuelSolution solution = duel::DuelSolution::load(file);
+  if (!solution.certified()) {
+    const std::string problem = "'" + file + "' is " + solution.certificate_problem();
+    if (!c.allow_uncertified) {
+      throw OptionError("study god: " + problem + "; give --allow-uncertified to study it anyway");
+    }
+    std::cerr << "sling: warning: study god: " << problem << "; studying it anyway\n";
+    options.allow_uncertified = true;
+  }
   const duel::GodStudyResult result = duel::write_god_study(solution, options, c.out);
   std::cout << "God study written to " << c.out << "/report.md (" << result.games
             << " optimal games, God used in " << result.god_used_games << ")\n";
@@ -102,6 +111,8 @@ const RegisterCommand kRegister("study", "Studies built on exact solutions", [](
                   "Agents of the matchup table (specs, comma-separated)");
   god->add_option("--seed", command->seed, "Base seed");
   god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+  god->add_flag("--allow-uncertified", command->allow_uncertified,
+                "Study a solution whose bracket is not certified (the report says so)");
   god->callback([command] { run(*command); });
 });
 

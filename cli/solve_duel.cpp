@@ -1,6 +1,7 @@
 #include "cli/solve_duel.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,6 +29,8 @@ struct SolveDuelCommand {
   std::string out;
   bool json = false;
   bool quiet = false;
+  int max_sweeps = duel::SolverOptions{}.max_sweeps;
+  double bracket_tolerance = duel::SolverOptions{}.bracket_tolerance;
 };
 
 std::string number(double v) {
@@ -35,6 +38,12 @@ std::string number(double v) {
   std::snprintf(buffer, sizeof(buffer), "%.10f", v);
   return buffer;
 }
+
+// A solve whose bracket is not certified still writes its file and its results, then warns on
+// stderr and exits with this status (docs/solver.md).
+constexpr int kExitUncertified = 3;
+
+void report(const SolveDuelCommand& c, const duel::DuelGame& game, const duel::SolveSummary& s);
 
 void run(const SolveDuelCommand& c) {
   duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
@@ -53,6 +62,8 @@ void run(const SolveDuelCommand& c) {
   options.policy_improvements = c.improvements;
   options.nontermination = !c.skip_termination;
   options.shaped_upper_start = !c.uniform_upper_start;
+  options.max_sweeps = c.max_sweeps;
+  options.bracket_tolerance = c.bracket_tolerance;
   std::vector<double> start_values;
   if (!c.start.empty()) {
     using Accept = duel::DuelSolution::Accept;
@@ -76,7 +87,22 @@ void run(const SolveDuelCommand& c) {
   }
   const duel::DuelSolution solution = duel::solve_duel(game, options);
   solution.save(c.out);
+  report(c, game, solution.summary());
   const duel::SolveSummary& s = solution.summary();
+  const bool uncertified = !s.certified || !s.certified_without_god;
+  if (uncertified) {
+    std::fflush(stdout);
+    std::cout.flush();
+    const std::string problem = solution.certificate_problem();
+    std::cerr << "sling: warning: the solution in " << c.out << " is "
+              << (problem.empty() ? "certified with God, but the game without God is not" : problem)
+              << " (tolerance " << c.bracket_tolerance << ")\n";
+    std::cerr.flush();
+    std::exit(kExitUncertified);
+  }
+}
+
+void report(const SolveDuelCommand& c, const duel::DuelGame& game, const duel::SolveSummary& s) {
   const bool god = game.rules().god_enabled;
   if (c.json) {
     std::cout << "{\n"
@@ -89,6 +115,16 @@ void run(const SolveDuelCommand& c) {
               << "  \"upper_bound\": " << number(s.upper_bound) << ",\n"
               << "  \"lower_bound_without_god\": " << number(s.lower_bound_without_god) << ",\n"
               << "  \"upper_bound_without_god\": " << number(s.upper_bound_without_god) << ",\n"
+              << "  \"certified\": " << (s.certified ? "true" : "false") << ",\n"
+              << "  \"gap\": " << number(s.gap()) << ",\n"
+              << "  \"certified_without_god\": " << (s.certified_without_god ? "true" : "false")
+              << ",\n"
+              << "  \"gap_without_god\": " << number(s.gap_without_god()) << ",\n"
+              << "  \"failed_layer\": "
+              << (s.failed_layer.empty() ? "null" : "\"" + s.failed_layer + "\"") << ",\n"
+              << "  \"failed_pass\": "
+              << (s.failed_layer.empty() ? "null" : "\"" + s.failed_pass + "\"") << ",\n"
+              << "  \"bracket_tolerance\": " << c.bracket_tolerance << ",\n"
               << "  \"nontermination_upper_bound\": "
               << (s.nontermination_computed ? number(s.nontermination_upper) : "null") << ",\n"
               << "  \"states\": " << s.states << ",\n"
@@ -102,6 +138,7 @@ void run(const SolveDuelCommand& c) {
               << "}\n";
     return;
   }
+  auto verdict = [](bool certified) { return certified ? "certified" : "NOT CERTIFIED"; };
   std::printf("David's win probability, optimal play (pitch %d cm)\n", game.rules().pitch_cm);
   std::printf("  at the start, before the initiative roll: %.8f%s\n", s.start,
               god ? "" : " (God disabled by the rules)");
@@ -113,10 +150,10 @@ void run(const SolveDuelCommand& c) {
   std::printf("  Goliath acts first:                       %.8f\n", s.goliath_first_without_god);
   std::printf("Value of God (difference at the start):     %.8f\n", s.start - s.start_without_god);
   std::printf("Certified bracket (computed policies against best responses)\n");
-  std::printf("  with God:    [%.10f, %.10f]  gap %.2e\n", s.lower_bound, s.upper_bound,
-              s.upper_bound - s.lower_bound);
-  std::printf("  without God: [%.10f, %.10f]  gap %.2e\n", s.lower_bound_without_god,
-              s.upper_bound_without_god, s.upper_bound_without_god - s.lower_bound_without_god);
+  std::printf("  with God:    [%.10f, %.10f]  gap %.2e  %s\n", s.lower_bound, s.upper_bound,
+              s.gap(), verdict(s.certified));
+  std::printf("  without God: [%.10f, %.10f]  gap %.2e  %s\n", s.lower_bound_without_god,
+              s.upper_bound_without_god, s.gap_without_god(), verdict(s.certified_without_god));
   if (s.nontermination_computed) {
     std::printf("Games that never end under the optimal policies: at most %.3g\n",
                 s.nontermination_upper);
@@ -166,6 +203,16 @@ void configure_solve_duel(CLI::App& sub) {
   sub.add_option("--out", command->out, "Solution file to write")->required();
   sub.add_flag("--json", command->json, "Print the results as JSON");
   sub.add_flag("--quiet", command->quiet, "No progress lines");
+  sub.add_option("--max-sweeps", command->max_sweeps,
+                 "At most this many sweeps per layer and pass (a small cap leaves the bracket "
+                 "uncertified)")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  sub.add_option("--bracket-tolerance", command->bracket_tolerance,
+                 "A bracket wider than this is not certified: the solve warns and exits with "
+                 "status 3")
+      ->check(CLI::Range(1e-15, 1.0))
+      ->capture_default_str();
   sub.callback([command] { run(*command); });
 }
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <fstream>
 #include <stdexcept>
@@ -277,6 +278,8 @@ TEST(DuelSolver, SolutionFilesRoundTripAndRefuseOtherRulesVersionsAndCorruption)
   std::string version4 = bytes;
   const std::size_t version_at = 8 + std::string("sling-duel-solution").size();
   version4[version_at] = 4;
+  // (and before the certificate of version 6: two flags and two empty strings before the values)
+  version4.erase(version4.size() - 16 - 8 * solution.values().size() - 18, 18);
   version4.erase(version_at + 4, 1);
   write_file_atomic(temp_path("version4.sol"), version4);
   const DuelSolution old = DuelSolution::load(temp_path("version4.sol"), &game);
@@ -613,6 +616,92 @@ TEST(DuelSolver, TheSolveCommandChecksItsOutputsBeforeSolving) {
       testing_support::run_sling("solve duel --rules " + rules + " --start " + checkpoint +
                                  " --out " + temp_path("cli.sol") + " --json");
   EXPECT_EQ(continued.status, 0) << continued.output;
+}
+
+// A solve cut short (two sweeps a pass) cannot certify its upper bound: the summary, the file,
+// the solve command, the solver agent and the God study all say so, and the command's exit status
+// is 3.
+TEST(DuelSolver, AnUncertifiedBracketIsReportedRecordedAndRefused) {
+  const DuelGame game(small_rules());
+  SolverOptions options;
+  options.max_sweeps = 2;
+  options.nontermination = false;
+  const DuelSolution cut = solve_duel(game, options);
+  EXPECT_FALSE(cut.certified());
+  EXPECT_FALSE(cut.summary().certified_without_god);
+  EXPECT_EQ(cut.summary().failed_layer, "no-god/no-kit");
+  EXPECT_EQ(cut.summary().failed_pass, "upper");
+  EXPECT_NE(cut.certificate_problem().find("no-god/no-kit"), std::string::npos);
+  EXPECT_TRUE(small_solution().certified());
+  EXPECT_TRUE(small_solution().summary().certified_without_god);
+  EXPECT_EQ(small_solution().certificate_problem(), "");
+
+  const std::string file = temp_path("uncertified.sol");
+  cut.save(file);
+  const DuelSolution loaded = DuelSolution::load(file, &game);
+  EXPECT_FALSE(loaded.certified());
+  EXPECT_EQ(loaded.summary().failed_layer, "no-god/no-kit");
+  const std::string refusal = error_message<OptionError>(
+      [&] { make_duel_solver_agent(game, parse_agent_spec("solver:file=" + file)); });
+  EXPECT_NE(refusal.find("not certified"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("allow_uncertified=1"), std::string::npos) << refusal;
+  const auto allowed = make_duel_solver_agent(
+      game, parse_agent_spec("solver:file=" + file + ",allow_uncertified=1"));
+  EXPECT_NE(allowed->spec().find("allow_uncertified=1"), std::string::npos);
+
+  const std::string rules = temp_path("uncertified_rules.json");
+  write_file_atomic(rules, rules_to_json(small_rules()));
+  const std::string out = temp_path("uncertified_cli.sol");
+  const auto solve = testing_support::run_sling(
+      "solve duel --rules " + rules + " --max-sweeps 2 --improvements 0 --skip-termination --out " +
+      out + " --json");
+  EXPECT_EQ(solve.status, 3) << solve.output;
+  EXPECT_NE(solve.output.find("\"certified\": false"), std::string::npos) << solve.output;
+  EXPECT_NE(solve.output.find("\"certified_without_god\": false"), std::string::npos);
+  EXPECT_NE(solve.output.find("\"failed_layer\": \"no-god/no-kit\""), std::string::npos);
+  EXPECT_NE(solve.output.find("sling: warning: the solution in " + out +
+                              " is not certified: the upper pass failed on layer no-god/no-kit"),
+            std::string::npos)
+      << solve.output;
+  const auto certified = testing_support::run_sling("solve duel --rules " + rules + " --out " +
+                                                    temp_path("certified_cli.sol") + " --json");
+  EXPECT_EQ(certified.status, 0) << certified.output;
+  EXPECT_NE(certified.output.find("\"certified\": true"), std::string::npos);
+  EXPECT_EQ(certified.output.find("warning"), std::string::npos) << certified.output;
+
+  const auto match =
+      testing_support::run_sling("match duel --rules " + rules + " --david solver:file=" + out +
+                                 " --goliath random --games 1");
+  EXPECT_NE(match.status, 0);
+  EXPECT_NE(match.output.find("allow_uncertified=1"), std::string::npos) << match.output;
+  const auto study =
+      testing_support::run_sling("study god --solution " + out + " --out " +
+                                 temp_path("uncertified_study") + " --games 1 --matchup-games 0");
+  EXPECT_NE(study.status, 0);
+  EXPECT_EQ(testing_support::count_lines(study.output), 1) << study.output;
+  EXPECT_NE(study.output.find("--allow-uncertified"), std::string::npos) << study.output;
+}
+
+// A file of format version 5 (before the certificate was recorded) is still read; its certificate
+// is inferred from the width of its brackets.
+TEST(DuelSolver, AVersion5FileIsReadWithItsCertificateInferred) {
+  const DuelSolution& solution = small_solution();
+  const std::string file = temp_path("v6.sol");
+  solution.save(file);
+  std::string bytes = read_file(file);
+  // Version 6 = version 5 + the certificate (two flags and two empty strings: 18 bytes) just
+  // before the values (a 64-bit count, the doubles, a 64-bit checksum).
+  const std::size_t values_at = bytes.size() - 16 - 8 * solution.values().size();
+  bytes.erase(values_at - 18, 18);
+  const std::uint32_t five = 5;
+  const std::size_t version_at = 8 + std::string("sling-duel-solution").size();
+  std::memcpy(bytes.data() + version_at, &five, sizeof five);
+  const std::string old = temp_path("v5.sol");
+  write_file_atomic(old, bytes);
+  const DuelSolution loaded = DuelSolution::load(old, &solution.game());
+  EXPECT_EQ(loaded.values(), solution.values());
+  EXPECT_TRUE(loaded.certified());
+  EXPECT_TRUE(loaded.summary().certified_without_god);
 }
 
 }  // namespace

@@ -318,11 +318,13 @@ std::string num(double v, int digits = 4) {
 }
 
 AgentPtr<DuelGame> study_agent(const DuelGame& game, const std::string& spec,
-                               const std::string& file) {
+                               const std::string& file, bool allow_uncertified) {
   const AgentSpec parsed = parse_agent_spec(spec);
   if (parsed.name == "solver") {
     AgentSpec with_file = parsed;
     if (!with_file.options.count("file")) with_file.options["file"] = file;
+    if (allow_uncertified && !with_file.options.count("allow_uncertified"))
+      with_file.options["allow_uncertified"] = "1";
     return make_duel_solver_agent(game, with_file);
   }
   return make_agent(game, spec);
@@ -450,8 +452,8 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
         std::vector<int> winners(static_cast<std::size_t>(options.matchup_games), -1);
         arena.execute([&] {
           tbb::parallel_for(0, options.matchup_games, [&](int i) {
-            auto david = study_agent(game, d, options.solution_file);
-            auto goliath = study_agent(game, g, options.solution_file);
+            auto david = study_agent(game, d, options.solution_file, options.allow_uncertified);
+            auto goliath = study_agent(game, g, options.solution_file, options.allow_uncertified);
             const GameResult r =
                 play_game(game, *david, *goliath, match_game_seed(options.seed, i));
             if (!r.error.empty()) throw SlingError("matchup " + d + " vs " + g + ": " + r.error);
@@ -484,9 +486,16 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
      << num(summary.david_first_without_god, 6) << " |\n";
   md << "| ... Goliath acts first | " << num(summary.goliath_first, 6) << " | "
      << num(summary.goliath_first_without_god, 6) << " |\n";
+  auto verdict = [](bool certified) { return certified ? "" : " **not certified**"; };
   md << "| certified bracket | [" << num(summary.lower_bound, 8) << ", "
-     << num(summary.upper_bound, 8) << "] | [" << num(summary.lower_bound_without_god, 8) << ", "
-     << num(summary.upper_bound_without_god, 8) << "] |\n\n";
+     << num(summary.upper_bound, 8) << "]" << verdict(summary.certified) << " | ["
+     << num(summary.lower_bound_without_god, 8) << ", " << num(summary.upper_bound_without_god, 8)
+     << "]" << verdict(summary.certified_without_god) << " |\n\n";
+  if (!solution.certified()) {
+    md << "**Warning: this solution is " << solution.certificate_problem()
+       << ".** Its values are estimates, not certified results (studied with "
+          "`--allow-uncertified`).\n\n";
+  }
   md << "**The value of God** (the difference at the start): **"
      << num(summary.start - summary.start_without_god, 6)
      << "** win probability: God multiplies David's chances by "

@@ -25,6 +25,9 @@ struct GodStudyOptions {
   std::uint64_t seed = 1;
   int threads = 2;
   std::string solution_file;  // the file the `solver` agents load (and the report cites)
+  // Study a solution whose bracket is not certified: the solver agents accept it and the report
+  // says so at the top.
+  bool allow_uncertified = false;
 };
 
 // Statistics of the God decisions of one kind of roll in optimal play.

@@ -15,7 +15,8 @@ namespace sling::duel::detail {
 // retried larger.
 template <Mode M>
 bool certify_lower(const SolveContext& context, const double* guide, std::vector<double>& v,
-                   typename Ops<M>::T win, typename Ops<M>::T lose, const std::string& name) {
+                   typename Ops<M>::T win, typename Ops<M>::T lose, const std::string& name,
+                   std::vector<bool>* layer_certified) {
   const LatticeTables& lattice = context.lattice;
   const SolverOptions& options = context.options;
   const std::vector<double> estimate = v;
@@ -31,6 +32,13 @@ bool certify_lower(const SolveContext& context, const double* guide, std::vector
                       for (std::size_t i = begin; i < end; ++i)
                         v[i] = std::max(0.0, estimate[i] - margin);
                     });
+    if (layer_certified != nullptr) {  // (run_pass reports each layer in order)
+      const auto& passes = context.summary.passes;
+      const std::size_t n = context.layers.size();
+      layer_certified->assign(n, false);
+      for (std::size_t k = 0; k < n; ++k)
+        (*layer_certified)[k] = passes[passes.size() - n + k].certified;
+    }
     if (certified) return true;
     margin = std::max(1e-12, margin * 100);
     if (options.log) options.log(name + " pass not certified; retrying with a larger margin");
@@ -40,9 +48,10 @@ bool certify_lower(const SolveContext& context, const double* guide, std::vector
 
 template bool certify_lower<Mode::kOptimal>(const SolveContext&, const double*,
                                             std::vector<double>&, double, double,
-                                            const std::string&);
+                                            const std::string&, std::vector<bool>*);
 template bool certify_lower<Mode::kBothFixed>(const SolveContext&, const double*,
-                                              std::vector<double>&, Pair, Pair, const std::string&);
+                                              std::vector<double>&, Pair, Pair, const std::string&,
+                                              std::vector<bool>*);
 
 // 3. Upper bound: value iteration of T from above.  Start above x and sweep; once a whole
 //    Gauss-Seidel sweep raises nothing, the vector it leaves is a pre-fixed point (T y <= y:
@@ -53,7 +62,9 @@ template bool certify_lower<Mode::kBothFixed>(const SolveContext&, const double*
 //    certified one by one (a layer reads only the layers before it); a layer whose start is
 //    not high enough to certify within kCertificationSweeps is retried with a larger margin.
 bool certify_upper(const SolveContext& context, const std::vector<double>& x,
-                   const std::vector<float>& last_change, std::vector<double>& y) {
+                   const std::vector<float>& last_change, std::vector<double>& y,
+                   std::vector<bool>& layer_certified) {
+  layer_certified.clear();
   const LatticeTables& lattice = context.lattice;
   const SolverOptions& options = context.options;
   SolveSummary& summary = context.summary;
@@ -97,9 +108,9 @@ bool certify_upper(const SolveContext& context, const std::vector<double>& x,
       }
       summary.passes.push_back(std::move(report));
     }
-    bool layer_certified = false;
-    for (int attempt = 0; attempt < 5 && !layer_certified; ++attempt) {
-      layer_certified = run_pass<Mode::kOptimal>(
+    bool certified_here = false;
+    for (int attempt = 0; attempt < 5 && !certified_here; ++attempt) {
+      certified_here = run_pass<Mode::kOptimal>(
           lattice, y.data(), y.data(), 1.0, 0.0, {layer}, upper, options, summary, [&](int) {
             for (std::size_t i = begin; i < end; ++i) {
               double inherited = 0;
@@ -114,10 +125,11 @@ bool certify_upper(const SolveContext& context, const std::vector<double>& x,
           });
       margin *= 10;
       slack *= 10;
-      if (!layer_certified && options.log)
+      if (!certified_here && options.log)
         options.log("upper pass not certified; retrying the layer with a larger margin");
     }
-    certified = certified && layer_certified;
+    certified = certified && certified_here;
+    layer_certified.push_back(certified_here);
   }
   return certified;
 }

@@ -26,9 +26,12 @@ struct SolveContext {
 // the undiscounted value.  A margin too small to certify within kCertificationSweeps is
 // retried larger.
 // Returns whether it certified; `v` holds the certified values.
+// `layer_certified`, when given, receives whether each layer (in the order of context.layers)
+// certified in the last attempt.
 template <Mode M>
 bool certify_lower(const SolveContext& context, const double* guide, std::vector<double>& v,
-                   typename Ops<M>::T win, typename Ops<M>::T lose, const std::string& name);
+                   typename Ops<M>::T win, typename Ops<M>::T lose, const std::string& name,
+                   std::vector<bool>* layer_certified = nullptr);
 
 // 3. Upper bound: value iteration of T from above.  Start above x and sweep; once a whole
 //    Gauss-Seidel sweep raises nothing, the vector it leaves is a pre-fixed point (T y <= y:
@@ -38,9 +41,12 @@ bool certify_lower(const SolveContext& context, const double* guide, std::vector
 //    only lower y and keep T y <= y, so the bound is then tightened.  The layers are
 //    certified one by one (a layer reads only the layers before it); a layer whose start is
 //    not high enough to certify within kCertificationSweeps is retried with a larger margin.
-// Returns whether every layer certified; `y` holds the pre-fixed point.  `last_change` is each
-// state's last change in the solve (the upper start's slack).
+// Returns whether every layer certified; `y` holds the pre-fixed point, `layer_certified`
+// whether each layer (in the order of context.layers) did.  `last_change` is each state's last
+// change in the solve (the upper start's slack).  A layer that fails does not stop the pass: the
+// layers that do not read it (the no-God layers, for a God layer) keep their certificate.
 bool certify_upper(const SolveContext& context, const std::vector<double>& x,
-                   const std::vector<float>& last_change, std::vector<double>& y);
+                   const std::vector<float>& last_change, std::vector<double>& y,
+                   std::vector<bool>& layer_certified);
 
 }  // namespace sling::duel::detail

@@ -1,6 +1,8 @@
 #include "solvers/duel/solution.h"
 
+#include <cstdio>
 #include <functional>
+#include <string>
 #include <unordered_map>
 
 #include "engine/core/errors.h"
@@ -18,6 +20,24 @@ DuelSolution::DuelSolution(const DuelGame& game, std::vector<double> values, Sol
       complete_(complete) {
   if (values_.size() != index_.size())
     throw FileFormatError("duel solution: wrong number of values");
+}
+
+std::string DuelSolution::certificate_problem() const {
+  if (summary_.certified) return "";
+  const SolveSummary& s = summary_;
+  const bool god = game_.rules().god_enabled;
+  char line[320];
+  const std::string where =
+      s.failed_layer.empty() ? std::string("every certificate held but the bracket is too wide")
+                             : "the " + s.failed_pass + " pass failed on layer " + s.failed_layer;
+  std::snprintf(line, sizeof line, "not certified: %s; bracket [%.10f, %.10f], gap %.3g%s",
+                where.c_str(), god ? s.lower_bound : s.lower_bound_without_god,
+                god ? s.upper_bound : s.upper_bound_without_god,
+                god ? s.gap() : s.gap_without_god(),
+                god ? (s.certified_without_god ? " (the game without God is certified)"
+                                               : " (without God not certified either)")
+                    : "");
+  return line;
 }
 
 double DuelSolution::initiative_value(bool god) const {

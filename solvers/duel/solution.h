@@ -14,8 +14,9 @@ namespace sling::duel {
 
 class DuelSolution {
  public:
-  // Version 5 marks checkpoints; version 4 files (solutions only) are still read.
-  static constexpr std::uint32_t kFormatVersion = 5;
+  // Version 6 records whether each bracket is certified; versions 4 (solutions only) and 5
+  // (checkpoints marked) are still read, their certificate inferred from the bracket's width.
+  static constexpr std::uint32_t kFormatVersion = 6;
 
   // A checkpoint (complete = false) holds the values of an unfinished solve: a sub-solution to
   // continue from, not a solution to play or study.
@@ -27,6 +28,12 @@ class DuelSolution {
   const SolveSummary& summary() const { return summary_; }
   const std::vector<double>& values() const { return values_; }
   bool complete() const { return complete_; }
+  // Whether the bracket of the game as the rules set it (with God when enabled) is a certified
+  // result (SolveSummary::certified).
+  bool certified() const { return summary_.certified; }
+  // One line describing an uncertified solution (the layer, the bracket and its gap), for
+  // warnings and refusals; empty for a certified one.
+  std::string certificate_problem() const;
 
   // David's optimal win probability at any state (decision, chance or terminal): an exact
   // expectimax over the rest of the current turn with the stored values at the next turn's start.

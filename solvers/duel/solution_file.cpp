@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "solvers/duel/solution.h"
+#include "solvers/duel/solve_options.h"
 
 namespace sling::duel {
 
@@ -28,9 +29,23 @@ void serialize(Archive& ar, SolveSummary& s) {
      s.seconds, s.peak_memory_bytes, s.threads, s.passes);
 }
 
+// The certificate (format version 6 on).
+template <class Archive>
+void serialize_certificate(Archive& ar, SolveSummary& s) {
+  ar(s.certified, s.certified_without_god, s.failed_layer, s.failed_pass);
+}
+
 namespace {
 
 constexpr const char* kMagic = "sling-duel-solution";
+
+// Files before version 6 did not record the certificate: a bracket that failed was left at its
+// initial [0, 1] or wider than the solver's default tolerance, so the width decides.
+void infer_certificate(SolveSummary& s) {
+  const double tolerance = SolverOptions{}.bracket_tolerance;
+  s.certified_without_god = s.gap_without_god() <= tolerance;
+  s.certified = s.gap() <= tolerance;
+}
 
 std::uint64_t checksum(const std::vector<double>& values) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -62,7 +77,9 @@ void DuelSolution::save(const std::string& path, const DuelGame& game,
     const std::uint32_t version = kFormatVersion;
     const std::string rules = game.rules_json();
     SolveSummary copy = summary;  // (cereal's archive takes non-const references)
-    archive(magic, version, complete, rules, pairs, copy, values, checksum(values));
+    archive(magic, version, complete, rules, pairs, copy);
+    serialize_certificate(archive, copy);
+    archive(values, checksum(values));
   }
   write_file_atomic(path, out.str());
 }
@@ -96,7 +113,13 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
                             " (solve again with `sling solve duel`)");
     }
     if (version >= 5) archive(complete);
-    archive(rules, pairs, summary, values, sum);
+    archive(rules, pairs, summary);
+    if (version >= 6) {
+      serialize_certificate(archive, summary);
+    } else {
+      infer_certificate(summary);
+    }
+    archive(values, sum);
   } catch (const FileFormatError&) {
     throw;
   } catch (const std::exception& e) {

@@ -46,6 +46,42 @@ void check_solvable(const DuelGame& game) {
   }
 }
 
+namespace {
+
+// Whether every no-God layer (0-2) certified; `flags` follows the solve's layers, which begin with
+// them.
+bool no_god_layers_hold(const std::vector<bool>& flags) {
+  for (std::size_t k = 0; k < flags.size() && k < 3; ++k)
+    if (!flags[k]) return false;
+  return flags.size() >= 3;
+}
+
+// Sets the summary's certificate: each game's bracket holds when its layers certified from below
+// and above and it is no wider than the tolerance; the first failing layer is named.
+void record_certificate(const std::vector<int>& layers, const std::vector<bool>& lower,
+                        const std::vector<bool>& upper, double tolerance, bool god,
+                        SolveSummary& summary) {
+  for (std::size_t k = 0; k < layers.size() && summary.failed_layer.empty(); ++k) {
+    const bool lower_held = k < lower.size() && lower[k];
+    const bool upper_held = k < upper.size() && upper[k];
+    if (!lower_held || !upper_held) {
+      summary.failed_layer = layer_name(layers[k]);
+      summary.failed_pass = !lower_held ? "lower" : "upper";
+    }
+  }
+  summary.certified_without_god = no_god_layers_hold(lower) && no_god_layers_hold(upper) &&
+                                  summary.gap_without_god() <= tolerance;
+  if (!god) {
+    summary.certified = summary.certified_without_god;
+    return;
+  }
+  bool all = lower.size() == layers.size() && upper.size() == layers.size();
+  for (std::size_t k = 0; all && k < layers.size(); ++k) all = lower[k] && upper[k];
+  summary.certified = all && summary.gap() <= tolerance;
+}
+
+}  // namespace
+
 DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   check_solvable(game);
   const auto start = Clock::now();
@@ -149,24 +185,30 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
     // 2. Lower bound: certify x <= T x for the discounted game.  David's policy is greedy on the
     //    certified x, so x bounds the value of that policy against any Goliath from below.
     //    These certified values are the solution's values.
+    //    Each game's bound needs only the layers it reads: the no-God layers for the game
+    //    without God.
+    std::vector<bool> lower_layers, upper_layers;
     const bool lower_certified =
-        certify_lower<Mode::kOptimal>(context, nullptr, x, 1.0, 0.0, "lower");
-    if (lower_certified) {
+        certify_lower<Mode::kOptimal>(context, nullptr, x, 1.0, 0.0, "lower", &lower_layers);
+    {
       TurnEvaluator<Mode::kOptimal> ev(lattice, x.data(), x.data(), 1.0, 0.0);
-      summary.lower_bound_without_god = ev.initiative(false, 0.0);
-      summary.lower_bound = god ? ev.initiative(true, 0.0) : summary.lower_bound_without_god;
+      if (no_god_layers_hold(lower_layers))
+        summary.lower_bound_without_god = ev.initiative(false, 0.0);
+      if (lower_certified)
+        summary.lower_bound = god ? ev.initiative(true, 0.0) : summary.lower_bound_without_god;
     }
 
     // 3. Upper bound (certify_upper).
     {
       std::vector<double> y;
-      const bool certified = certify_upper(context, x, last_change, y);
-      if (certified) {
-        TurnEvaluator<Mode::kOptimal> ev(lattice, y.data(), y.data(), 1.0, 0.0);
+      const bool certified = certify_upper(context, x, last_change, y, upper_layers);
+      TurnEvaluator<Mode::kOptimal> ev(lattice, y.data(), y.data(), 1.0, 0.0);
+      if (no_god_layers_hold(upper_layers))
         summary.upper_bound_without_god = ev.initiative(false, 1.0);
+      if (certified)
         summary.upper_bound = god ? ev.initiative(true, 1.0) : summary.upper_bound_without_god;
-      }
     }
+    record_certificate(layers, lower_layers, upper_layers, options.bracket_tolerance, god, summary);
 
     // 4. Termination: both policies fixed, Goliath's win probability, solved and certified from
     //    below like David's; 1 - lower_bound - goliath_win bounds the mass of games that never

@@ -24,6 +24,8 @@ struct SolverOptions {
   // the lower pass certifies them as they are; the bracket is then about the upper margin.
   double lower_margin = 0;
   double upper_margin = 1e-8;
+  // A bracket wider than this is not a result (SolveSummary::certified is false).
+  double bracket_tolerance = 1e-6;
   // The upper pass starts higher where the solve was still moving: by upper_slack times the
   // state's last change more (about the distance left when the iteration shrinks it by 0.999 a
   // sweep).  Retries scale it with the margin.

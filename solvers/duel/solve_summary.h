@@ -33,6 +33,15 @@ struct SolveSummary {
   // The certified bracket for the start value, with God and without.
   double lower_bound = 0, upper_bound = 1;
   double lower_bound_without_god = 0, upper_bound_without_god = 1;
+  // Whether each bracket is a result: the certificates of the layers it reads hold (the lower
+  // and the upper pass) and it is no wider than SolverOptions::bracket_tolerance.  The game
+  // without God reads only the no-God layers, so it is certified or not on its own.
+  bool certified = false, certified_without_god = false;
+  // The first layer whose certificate failed and its pass ("lower" or "upper"); empty when every
+  // certificate held (a bracket can then still be wider than the tolerance).
+  std::string failed_layer, failed_pass;
+  double gap() const { return upper_bound - lower_bound; }
+  double gap_without_god() const { return upper_bound_without_god - lower_bound_without_god; }
   // Under the computed policies of both sides, a lower bound on Goliath's win probability, and
   // so an upper bound on the probability that the game never ends (1 - lower - goliath).
   double goliath_win_lower = 0;
