@@ -6,6 +6,7 @@
 // DIR/report.md with SVG figures.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct GodStudyOptions {
   std::uint64_t seed = 1;
   int threads = 2;
   std::string solution_file;  // the file the `solver` agents load (and the report cites)
+  // Progress lines (the stages, and every tenth of the games), when set.
+  std::function<void(const std::string&)> log;
 };
 
 // Statistics of the God decisions of one kind of roll in optimal play.
