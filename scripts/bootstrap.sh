@@ -74,7 +74,11 @@ sling_build_progress() {
         total="${line#*/}"; total="${total%%]*}"
         if [ "$started" -eq 0 ]; then
           started=1
-          echo "sling: building $dir ($type): $total steps; the first build takes several minutes" >&2
+          if [ "$total" -gt 30 ]; then
+            echo "sling: building $dir ($type): $total steps, several minutes on 2 cores" >&2
+          else
+            echo "sling: building $dir ($type): $total steps" >&2
+          fi
         fi
         if [ "$tty" -eq 1 ]; then
           local what="${line#*] }"
