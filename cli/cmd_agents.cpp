@@ -5,6 +5,7 @@
 
 #include "agents/registry.h"
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 
 namespace sling::cli {
@@ -30,7 +31,8 @@ struct AgentsCommand {
 const RegisterCommand kRegister(
     "agents", "List the agents of a game with their options", [](CLI::App& sub) {
       auto command = std::make_shared<AgentsCommand>();
-      sub.add_option("game", command->game, "Game: duel, danelaw or pig (default: every game)");
+      sub.add_option("game", command->game, "Game: " + game_list() + " (default: every game)");
+      set_examples(sub, {"sling agents duel", "sling agents"});
       sub.callback([command] {
         const GameOptions defaults;
         if (!command->game.empty()) {
@@ -38,10 +40,11 @@ const RegisterCommand kRegister(
           return;
         }
         bool first = true;
-        for (const std::string name : {"duel", "danelaw", "pig"}) {
+        for (const GameDeclaration& declared : game_declarations()) {
           if (!first) std::cout << "\n";
           first = false;
-          with_game(name, defaults, [](const auto& game) { print_catalogue(game); });
+          with_game(std::string(declared.name), defaults,
+                    [](const auto& game) { print_catalogue(game); });
         }
       });
     });

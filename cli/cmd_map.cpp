@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
+#include "cli/games.h"
 #include "engine/core/errors.h"
 #include "engine/danelaw/danelaw.h"
 #include "engine/danelaw/render.h"
@@ -20,13 +22,13 @@ struct MapOptions {
 
 const RegisterCommand kRegister("map", "Print or export a game's map (danelaw)", [](CLI::App& sub) {
   auto options = std::make_shared<MapOptions>();
-  sub.add_option("game", options->game, "The game (danelaw)")->required();
+  sub.add_option("game", options->game, "The game (" + map_game_list() + ")")->required();
   sub.add_option("--map", options->map, "A map file instead of the built-in England map");
   sub.add_flag("--json", options->json, "Export the map as JSON");
+  set_examples(sub, {"sling map danelaw", "sling map danelaw --json > england.json",
+                     "sling map danelaw --map england.json"});
   sub.callback([options] {
-    if (options->game != "danelaw") {
-      throw OptionError("map: only danelaw has a map (got '" + options->game + "')");
-    }
+    require_map_game(options->game, "map");
     const danelaw::HexMap map = danelaw::HexMap::load(
         options->map.empty() ? std::string(danelaw::HexMap::kDefaultMap) : options->map);
     if (options->json) {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "engine/core/io.h"
 #include "experiments/match.h"
@@ -14,8 +15,6 @@
 
 namespace sling::cli {
 namespace {
-
-constexpr const char* kSideNames[] = {"david", "goliath", "danes", "english", "first", "second"};
 
 struct MatchCommand {
   std::string game;
@@ -30,15 +29,14 @@ struct MatchCommand {
 const RegisterCommand kRegister(
     "match", "Play N games between two agents and report win rates", [](CLI::App& sub) {
       auto command = std::make_shared<MatchCommand>();
-      sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
-      for (const char* side : kSideNames) {
-        sub.add_option(std::string("--") + side, command->sides[side],
-                       std::string("Agent spec for side '") + side + "' (see `sling agents GAME`)");
+      sub.add_option("game", command->game, "Game: " + game_list())->required();
+      for (const std::string& side : all_side_names()) {
+        sub.add_option("--" + side, command->sides[side],
+                       "Agent spec for side '" + side + "' (see `sling agents GAME`)");
       }
       sub.add_option("--games", command->options.games, "Number of games")->required();
-      sub.add_option("--seed", command->options.seed,
-                     "Base seed (game i uses a seed derived from it)");
-      sub.add_option("--threads", command->options.threads, "Worker threads (0 = every core)");
+      add_seed_option(sub, command->options.seed, "Base seed (game i uses a seed derived from it)");
+      add_threads_option(sub, command->options.threads);
       sub.add_option("--json", command->json_file, "Also write the result as JSON to this file");
       sub.add_option("--record", command->options.record_dir,
                      "Save every game's record in this folder");
@@ -48,15 +46,21 @@ const RegisterCommand kRegister(
                      "elo0,elo1,alpha,beta: play pairs (each agent on both sides, same dice) until "
                      "the sequential test decides; --games is then the most pairs");
       add_game_options(sub, command->game_options);
+      set_examples(sub,
+                   {"sling match pig --first heuristic --second random --games 1000  (< 1 s)",
+                    "sling match duel --david heuristic --goliath mcts --games 20  (~30 s on 2 "
+                    "cores)"});
       sub.callback([command] {
-        if (command->options.games < 1) throw OptionError("--games must be at least 1");
-        if (command->options.threads < 0) throw OptionError("--threads must be >= 0");
+        if (command->options.games < 1) {
+          throw OptionError(error_text("bad value", "--games", "must be at least 1"));
+        }
+        command->options.threads = resolve_threads(command->options.threads);
         with_game(command->game, command->game_options, [&](const auto& game) {
           for (const auto& [name, spec] : command->sides) {
             if (!spec.empty() && name != game.info().sides[0] && name != game.info().sides[1]) {
-              throw OptionError("--" + name + " is not a side of " + command->game + " (sides: --" +
-                                std::string(game.info().sides[0]) + ", --" +
-                                std::string(game.info().sides[1]) + ")");
+              throw OptionError(
+                  error_text("--" + name + " is not a side of " + command->game, "--" + name,
+                             "its sides are " + side_flags(require_game(command->game))));
             }
           }
           std::array<std::string, 2> specs;
@@ -64,9 +68,10 @@ const RegisterCommand kRegister(
             const std::string name(game.info().sides[side]);
             specs[side] = command->sides[name];
             if (specs[side].empty()) {
-              throw OptionError("match " + command->game + ": give --" + name + " SPEC (sides: --" +
-                                std::string(game.info().sides[0]) + ", --" +
-                                std::string(game.info().sides[1]) + ")");
+              throw OptionError(error_text("no agent for " + name, "--" + name,
+                                           "give --" + name + " SPEC (the sides of " +
+                                               command->game + " are " +
+                                               side_flags(require_game(command->game)) + ")"));
             }
           }
           if (!command->sprt.empty()) {

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
+#include "cli/games.h"
 #include "engine/core/errors.h"
 #include "engine/danelaw/danelaw.h"
 
@@ -32,17 +34,17 @@ const RegisterCommand kRegister(
     "path", "The cheapest path between two hexes or towns by the movement rules (danelaw)",
     [](CLI::App& sub) {
       auto options = std::make_shared<PathOptions>();
-      sub.add_option("game", options->game, "The game (danelaw)")->required();
+      sub.add_option("game", options->game, "The game (" + map_game_list() + ")")->required();
       sub.add_option("--from", options->from, "Start: a town, a hex label (0712) or q,r")
           ->required();
       sub.add_option("--to", options->to, "End: a town, a hex label (0712) or q,r")->required();
       sub.add_option("--side", options->side, "Whose movement costs: danes or english");
       sub.add_option("--map", options->map, "A map file instead of the built-in England map");
       sub.add_flag("--json", options->json, "Print {\"cost\": N, \"path\": [...]}");
+      set_examples(sub, {"sling path danelaw --from York --to London",
+                         "sling path danelaw --from 0712 --to Winchester --side english --json"});
       sub.callback([options] {
-        if (options->game != "danelaw") {
-          throw OptionError("path: only danelaw has a map (got '" + options->game + "')");
-        }
+        require_map_game(options->game, "path");
         danelaw::Side side;
         if (options->side == "danes") {
           side = danelaw::kDanes;

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "engine/core/io.h"
 #include "engine/core/record.h"
@@ -15,9 +16,6 @@
 
 namespace sling::cli {
 namespace {
-
-// Every side flag of every game; a game accepts only its own two.
-constexpr const char* kSideFlags[] = {"david", "goliath", "danes", "english", "first", "second"};
 
 struct PlayCommand {
   std::string game;
@@ -37,6 +35,9 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   play::PlayConfig config;
   // Unless told otherwise, a person plays the first side against the strongest preset available.
   config.sides = {"human", play::registry_has(game, "mcts") ? "normal" : "easy"};
+  // A save that names its players brings them back; a side given on the command line overrides.
+  if (saved != nullptr && saved->agents.size() == 2)
+    config.sides = {saved->agents[0], saved->agents[1]};
   for (const auto& [flag, value] : command.sides) {
     const auto& names = game.info().sides;
     if (flag == names[0]) {
@@ -44,9 +45,9 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
     } else if (flag == names[1]) {
       config.sides[1] = value;
     } else {
-      throw OptionError("--" + flag + " is not a side of " + std::string(game.info().name) +
-                        " (its sides are --" + std::string(names[0]) + " and --" +
-                        std::string(names[1]) + ")");
+      const GameDeclaration& declared = require_game(game.info().name);
+      throw OptionError(error_text("--" + flag + " is not a side of " + std::string(declared.name),
+                                   "--" + flag, "its sides are " + side_flags(declared)));
     }
   }
   config.seed = command.seed;
@@ -67,7 +68,7 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
       throw OptionError("--svg applies to danelaw only");
     }
   }
-  if (saved != nullptr) session.resume(*saved);
+  if (saved != nullptr) session.resume(*saved, /*restore_players=*/false);
   session.run();
 }
 
@@ -75,14 +76,20 @@ const RegisterCommand kRegister(
     "play", "Play a game in the terminal against an agent (or watch two agents)",
     [](CLI::App& sub) {
       auto command = std::make_shared<PlayCommand>();
-      sub.add_option("game", command->game, "Game: duel, danelaw or pig (not needed with --load)");
+      sub.add_option("game", command->game, "Game: " + game_list() + " (not needed with --load)");
       add_game_options(sub, command->options);
-      for (const char* side : kSideFlags) {
-        sub.add_option(std::string("--") + side, command->sides[side],
-                       "human, a preset (easy, normal, strong; see docs/play.md) or an agent spec "
-                       "(see `sling agents`)");
+      for (const GameDeclaration& declared : game_declarations()) {
+        for (int side = 0; side < 2; ++side) {
+          const std::string name(declared.sides[side]);
+          sub.add_option("--" + name, command->sides[name],
+                         std::string(declared.name) + ": who plays " + name +
+                             ": human, a preset (easy, normal, strong; docs/play.md) or an agent "
+                             "spec (`sling agents " +
+                             std::string(declared.name) + "`); default " +
+                             (side == 0 ? "human" : "normal"));
+        }
       }
-      sub.add_option("--seed", command->seed, "Seed of the dice (default: a fresh one, printed)");
+      add_seed_option(sub, command->seed, "Seed of the dice (default: a fresh one, printed)");
       sub.add_option("--load", command->load_file, "Continue a saved game (a game record)");
       sub.add_option("--hint", command->hint,
                      "Agent spec for `hint` (default auto: the strongest available; off)");
@@ -93,6 +100,10 @@ const RegisterCommand kRegister(
                      "hints play from it");
       sub.add_option("--svg", command->svg_file,
                      "danelaw: rewrite this SVG of the position after every action");
+      set_examples(sub, {"sling play pig --first human --second strong",
+                         "sling play duel --david human --goliath normal --seed 7",
+                         "sling play danelaw --danes easy --english human --svg board.svg",
+                         "sling play --load game.sav"});
       sub.callback([command, &sub] {
         for (auto it = command->sides.begin(); it != command->sides.end();) {
           it = it->second.empty() ? command->sides.erase(it) : std::next(it);
@@ -106,9 +117,11 @@ const RegisterCommand kRegister(
           }
           const GameRecord saved = load_record(command->load_file);
           if (!command->game.empty() && command->game != saved.game) {
-            throw OptionError("'" + command->load_file + "' is a game of " + saved.game + ", not " +
-                              command->game);
+            throw OptionError(
+                error_text("wrong game", command->load_file,
+                           "the save is a game of " + saved.game + ", not " + command->game));
           }
+          require_game(saved.game, command->load_file);
           with_game(saved.game, GameOptions{}, [&](const auto& default_game) {
             using G = std::decay_t<decltype(default_game)>;
             const G game = G::from_rules_json(saved.rules);
@@ -117,7 +130,8 @@ const RegisterCommand kRegister(
           return;
         }
         if (command->game.empty())
-          throw OptionError("name a game (duel, danelaw or pig) or --load FILE");
+          throw OptionError(error_text("no game named", "game",
+                                       "name one of " + game_list() + ", or give --load FILE"));
         with_game(command->game, command->options,
                   [&](const auto& game) { play(game, *command, nullptr); });
       });

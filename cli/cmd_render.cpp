@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
+#include "cli/games.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "engine/core/record.h"
@@ -30,7 +32,19 @@ danelaw::State load_state(const danelaw::DanelawGame& game, const std::string& p
   try {
     state = state_from_json<danelaw::State>(text);
   } catch (const FileFormatError&) {
-    const GameRecord record = record_from_text(text);
+    GameRecord record;
+    try {
+      record = record_from_text(text);
+    } catch (const FileFormatError& e) {
+      throw FileFormatError(
+          error_text("bad state", path,
+                     std::string("neither a danelaw state nor a game record: ") + e.what()));
+    }
+    if (record.game != game.info().name) {
+      throw FileFormatError(error_text(
+          "wrong game", path,
+          "the save is a game of " + record.game + ", not " + std::string(game.info().name)));
+    }
     state = replay(danelaw::DanelawGame::from_rules_json(record.rules), record);
   }
   game.check_state(state);
@@ -41,15 +55,16 @@ const RegisterCommand kRegister(
     "render", "Draw a game's map as SVG (danelaw), with a state's armies when given",
     [](CLI::App& sub) {
       auto options = std::make_shared<RenderOptions>();
-      sub.add_option("game", options->game, "The game to draw (danelaw)")->required();
+      sub.add_option("game", options->game, "The game to draw (" + map_game_list() + ")")
+          ->required();
       sub.add_option("--out", options->out, "SVG file to write (default: a text map on stdout)");
       sub.add_option("--state", options->state, "A saved state or game record to show");
       sub.add_option("--map", options->map, "A map file instead of the built-in England map");
       sub.add_option("--rules", options->rules, "A rules JSON file");
+      set_examples(sub, {"sling render danelaw --out board.svg",
+                         "sling render danelaw --state game.sav --out game.svg"});
       sub.callback([options] {
-        if (options->game != "danelaw") {
-          throw OptionError("render: only danelaw has a map (got '" + options->game + "')");
-        }
+        require_map_game(options->game, "render");
         const auto game = danelaw::DanelawGame::from_files(options->rules, options->map);
         danelaw::State state{};
         const danelaw::State* shown = nullptr;

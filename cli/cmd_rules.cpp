@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 
 namespace sling::cli {
@@ -16,7 +17,9 @@ struct RulesCommand {
 const RegisterCommand kRegister(
     "rules", "Print a game's rules as JSON (defaults or a validated file)", [](CLI::App& sub) {
       auto command = std::make_shared<RulesCommand>();
-      sub.add_option("game", command->game, "Game: duel, danelaw or pig")->required();
+      sub.add_option("game", command->game, "Game: " + game_list())->required();
+      set_examples(sub, {"sling rules duel > my-rules.json",
+                         "sling rules duel --rules my-rules.json   (validates the file)"});
       add_game_options(sub, command->options);
       sub.callback([command] {
         with_game(command->game, command->options,

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/solve_duel.h"
 #include "engine/core/errors.h"
 #include "solvers/pig/solver.h"
@@ -24,6 +25,8 @@ void add_pig(CLI::App& solve) {
   pig->add_option("--goal", command->goal, "Points needed to win (1-250 for the solver)");
   pig->add_flag("--json", command->json, "Print the result as JSON");
   pig->add_option("--out", command->out, "Save the policy table (binary) for `solver:table=FILE`");
+  set_examples(*pig,
+               {"sling solve pig --json  (~1 s)", "sling solve pig --goal 50 --out pig50.bin"});
   pig->callback([command] {
     const pig::PigSolution solution = pig::PigSolution::solve(command->goal);
     if (!command->out.empty()) solution.save(command->out);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
 #include "experiments/studies/god_study.h"
@@ -25,6 +26,7 @@ struct StudyGodCommand {
   std::uint64_t seed = 1;
   int threads = 2;
   bool allow_uncertified = false;
+  bool quiet = false;
 };
 
 std::vector<std::string> split_agents(const std::string& text) {
@@ -56,17 +58,34 @@ void run(const StudyGodCommand& c) {
   options.agents = split_agents(c.agents);
   options.seed = c.seed;
   options.threads = c.threads;
+  if (!c.quiet)
+    options.log = [](const std::string& line) { std::cerr << "study god: " << line << '\n'; };
   std::string file = c.solution_file;
   if (file.empty()) {
     // No solution given: solve the rules now and keep the solution next to the report.
-    duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
+    duel::DuelRules rules;
+    try {
+      rules = duel::rules_from_json(rules_text(c.options));
+    } catch (const RulesError& e) {
+      if (c.options.rules_file.empty()) throw;
+      throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
+    }
     if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
     const duel::DuelGame game(rules);
+    // Say what is about to happen: at the default 1 cm pitch the solve alone takes over an hour.
+    const char* how_long = rules.pitch_cm >= 3   ? "seconds"
+                           : rules.pitch_cm == 2 ? "about a minute"
+                                                 : "about 95 minutes";
+    std::cerr << "study god: no --solution given, so the duel is solved first at a "
+              << rules.pitch_cm << " cm pitch (" << how_long
+              << " on 2 cores) and the solution kept as " << c.out << "/duel.sol; the study's "
+              << c.games << " games follow."
+              << (rules.pitch_cm < 3 ? " For a quick look use --pitch 3." : "") << "\n";
     duel::SolverOptions solver;
     solver.threads = c.threads;
     solver.tolerance = duel::kRouteTolerance;
     solver.policy_improvements = duel::kRouteImprovements;
-    solver.log = [](const std::string& line) { std::cerr << line << '\n'; };
+    if (!c.quiet) solver.log = [](const std::string& line) { std::cerr << line << '\n'; };
     std::filesystem::create_directories(c.out);
     file = (std::filesystem::path(c.out) / "duel.sol").string();
     duel::solve_duel(game, solver).save(file);
@@ -109,11 +128,18 @@ const RegisterCommand kRegister("study", "Studies built on exact solutions", [](
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
   god->add_option("--agents", command->agents,
                   "Agents of the matchup table (specs, comma-separated)");
-  god->add_option("--seed", command->seed, "Base seed");
-  god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+  add_seed_option(*god, command->seed, "Base seed");
+  god->add_flag("--quiet", command->quiet, "No progress lines");
+  add_threads_option(*god, command->threads);
   god->add_flag("--allow-uncertified", command->allow_uncertified,
                 "Study a solution whose bracket is not certified (the report says so)");
-  god->callback([command] { run(*command); });
+  set_examples(*god, {"sling solve duel --pitch 3 --out duel3.sol && sling study god --solution "
+                      "duel3.sol --out god3  (~1 min on 2 cores)",
+                      "sling study god --pitch 3 --out god3   (solves first, then studies)"});
+  god->callback([command] {
+    command->threads = resolve_threads(command->threads);
+    run(*command);
+  });
 });
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "experiments/tournament/tournament.h"
 
@@ -99,7 +100,7 @@ const RegisterCommand kRegister(
     "tournament", "Play a paired round robin between agents in parallel and rate them",
     [](CLI::App& sub) {
       auto command = std::make_shared<TournamentCommand>();
-      sub.add_option("game", command->game, "Game: duel (default), danelaw or pig");
+      sub.add_option("game", command->game, "Game: " + game_list());
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
                      "Agent spec, once per agent (default: random, heuristic, "
@@ -109,11 +110,8 @@ const RegisterCommand kRegister(
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")
           ->check(CLI::Range(1, 1'000'000));
-      sub.add_option("--threads", command->threads,
-                     "Worker threads (0: every core; under mpirun, games at a time per worker "
-                     "rank, 0: one)")
-          ->check(CLI::Range(0, 4096));
-      sub.add_option("--seed", command->seed, "Base seed of every game");
+      add_threads_option(sub, command->threads);
+      add_seed_option(sub, command->seed, "Base seed of every game");
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");
       sub.add_flag("--resume", command->resume,
                    "Continue the interrupted tournament in --out (same configuration)");
@@ -124,7 +122,11 @@ const RegisterCommand kRegister(
       sub.add_option("--progress-interval", command->interval,
                      "Seconds between progress lines when stderr is not a terminal")
           ->check(CLI::Range(0.0, 86400.0));
+      set_examples(sub,
+                   {"sling tournament pig --games 10  (~10 s on 2 cores)",
+                    "sling tournament duel --agent heuristic --agent mcts --games 5 --out runs/d"});
       sub.callback([command] {
+        command->threads = resolve_threads(command->threads);
         with_game(command->game, command->game_options,
                   [&](const auto& game) { run(*command, game); });
       });

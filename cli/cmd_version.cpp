@@ -6,9 +6,11 @@
 namespace sling::cli {
 namespace {
 
-const RegisterCommand kRegister("version", "Print Sling's version", [](CLI::App& sub) {
-  sub.callback([] { std::cout << "sling 0.1.0\n"; });
-});
+const RegisterCommand kRegister("version", "Print Sling's version (also `sling --version`)",
+                                [](CLI::App& sub) {
+                                  sub.callback(
+                                      [] { std::cout << "sling " << kSlingVersion << "\n"; });
+                                });
 
 }  // namespace
 }  // namespace sling::cli

@@ -10,6 +10,8 @@
 
 namespace sling::cli {
 
+inline constexpr const char* kSlingVersion = "0.1.0";
+
 struct Command {
   std::string name;
   std::string description;

@@ -1,64 +1,85 @@
 #pragma once
-// Game selection shared by every command: a game name plus the options that build it (a rules
-// file, and for danelaw a map).  with_game() turns the name into the concrete game type and calls
-// a generic lambda with it, so commands are written once for every game.
+// Game selection shared by every command: a game name (cli/games.h) plus the options that build
+// it (a rules file, and for a game with a map a map file).  with_game() turns the name into the
+// concrete game type and calls a generic lambda with it, so commands are written once for every
+// game.
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
+#include "cli/games.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
-#include "engine/danelaw/danelaw.h"
-#include "engine/duel/duel.h"
-#include "engine/pig/pig.h"
 
 namespace sling::cli {
 
 struct GameOptions {
   std::string rules_file;  // empty: the game's default rules
-  std::string map_file;    // danelaw only; empty: the built-in map of England
+  std::string map_file;    // games with a map only; empty: the game's built-in map
 };
 
 inline void add_game_options(CLI::App& sub, GameOptions& options) {
-  sub.add_option("--rules", options.rules_file, "Rules file (JSON); see `sling rules GAME`");
-  sub.add_option("--map", options.map_file, "Map file for danelaw (JSON); see `sling map danelaw`");
+  sub.add_option("--rules", options.rules_file,
+                 "Rules file (JSON; default: the game's own rules, see `sling rules GAME`)");
+  sub.add_option("--map", options.map_file,
+                 "Map file for " + map_game_list() +
+                     " (JSON; default: the built-in map, see "
+                     "`sling map GAME --json`)");
 }
-
-inline const char* kGameNames = "duel, danelaw, pig";
 
 inline std::string rules_text(const GameOptions& options) {
   return options.rules_file.empty() ? std::string("{}") : read_file(options.rules_file);
 }
 
+// Game G built from the options: the rules file (and map) or the defaults.  A rules error names
+// the file: "duel rules (my.json): unknown key ...".
+template <class G>
+G make_game(const GameOptions& options) {
+  constexpr GameDeclaration declaration = Declared<G>::kDeclaration;
+  try {
+    if constexpr (declaration.has_map) {
+      return G::from_files(options.rules_file, options.map_file);
+    } else {
+      if (!options.map_file.empty()) {
+        throw OptionError(error_text("--map applies to " + map_game_list() + " only", "--map",
+                                     std::string(declaration.name) + " has no map"));
+      }
+      return G::from_rules_json(rules_text(options));
+    }
+  } catch (const RulesError& e) {
+    std::string text = e.what();
+    const std::string where = " (" + options.rules_file + ")";
+    const std::size_t colon = text.find(": ");
+    if (!options.rules_file.empty() && text.find(where) == std::string::npos &&
+        colon != std::string::npos && text.rfind("rules", colon) != std::string::npos) {
+      text.insert(colon, where);
+    }
+    throw RulesError(text);
+  }
+}
+
 template <class F>
 decltype(auto) with_game(const std::string& name, const GameOptions& options, F&& body) {
-  auto in_file = [&](auto make) {
-    try {
-      return make();
-    } catch (const RulesError& e) {
-      if (options.rules_file.empty()) throw;
-      throw RulesError("'" + options.rules_file + "': " + e.what());
+  require_game(name);
+  auto try_each = [&]<class... G>(std::tuple<G...>*) {
+    using Result = std::common_type_t<decltype(body(std::declval<const G&>()))...>;
+    if constexpr (std::is_void_v<Result>) {
+      (void)((name == Declared<G>::kDeclaration.name && (body(make_game<G>(options)), true)) ||
+             ...);
+    } else {
+      std::optional<Result> result;
+      (void)((name == Declared<G>::kDeclaration.name &&
+              (result.emplace(body(make_game<G>(options))), true)) ||
+             ...);
+      return std::move(*result);
     }
   };
-  if (name == "duel") {
-    if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
-    const duel::DuelGame game =
-        in_file([&] { return duel::DuelGame::from_rules_json(rules_text(options)); });
-    return body(game);
-  }
-  if (name == "danelaw") {
-    const danelaw::DanelawGame game =
-        danelaw::DanelawGame::from_files(options.rules_file, options.map_file);
-    return body(game);
-  }
-  if (name == "pig") {
-    if (!options.map_file.empty()) throw OptionError("--map applies to danelaw only");
-    const pig::PigGame game =
-        in_file([&] { return pig::PigGame::from_rules_json(rules_text(options)); });
-    return body(game);
-  }
-  throw OptionError("unknown game '" + name + "' (valid games: " + kGameNames + ")");
+  return try_each(static_cast<DeclaredGames*>(nullptr));
 }
 
 }  // namespace sling::cli

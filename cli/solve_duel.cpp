@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
@@ -41,19 +42,19 @@ std::string number(double v) {
 
 // A solve whose bracket is not certified still writes its file and its results, then warns on
 // stderr and exits with this status (docs/solver.md).
-constexpr int kExitUncertified = 3;
+constexpr int kExitUncertified = 4;  // 2: a user error, 3: an internal error (cli/main.cpp)
 
 void report(const SolveDuelCommand& c, const duel::DuelGame& game, const duel::SolveSummary& s);
 
 void run(const SolveDuelCommand& c) {
-  duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
-  if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
   const duel::DuelGame game = [&] {
     try {
+      duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
+      if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
       return duel::DuelGame(rules);
     } catch (const RulesError& e) {
       if (c.options.rules_file.empty()) throw;
-      throw RulesError("'" + c.options.rules_file + "': " + e.what());
+      throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
     }
   }();
   duel::SolverOptions options;
@@ -175,7 +176,7 @@ void configure_solve_duel(CLI::App& sub) {
                  "Rules file (JSON); see `sling rules duel`");
   sub.add_option("--pitch", command->pitch_cm, "Lattice pitch in cm (overrides the rules)")
       ->check(CLI::Range(1, 5));
-  sub.add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+  add_threads_option(sub, command->threads);
   sub.add_option("--tolerance", command->tolerance,
                  "Stop a layer's value iteration when no value moves by more than this")
       ->check(CLI::Range(1e-15, 1e-3))
@@ -210,10 +211,15 @@ void configure_solve_duel(CLI::App& sub) {
       ->capture_default_str();
   sub.add_option("--bracket-tolerance", command->bracket_tolerance,
                  "A bracket wider than this is not certified: the solve warns and exits with "
-                 "status 3")
+                 "status 4")
       ->check(CLI::Range(1e-15, 1.0))
       ->capture_default_str();
-  sub.callback([command] { run(*command); });
+  set_examples(sub, {"sling solve duel --pitch 3 --out duel3.sol  (~5 s on 2 cores)",
+                     "sling solve duel --out duel.sol --checkpoint duel.ckpt  (~95 min)"});
+  sub.callback([command] {
+    command->threads = resolve_threads(command->threads);
+    run(*command);
+  });
 }
 
 void add_solve_duel_subcommand(CLI::App& solve) {

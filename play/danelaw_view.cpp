@@ -53,6 +53,20 @@ std::string GameView<DanelawGame>::board(const Game& game, const State& s, const
   return text;
 }
 
+std::optional<std::string> GameView<DanelawGame>::compact_board(const Game& game,
+                                                                const State& shown, const State& s,
+                                                                const Style& style) {
+  if (shown.turn != s.turn || shown.side != s.side || s.phase == Phase::kGameOver) {
+    return std::nullopt;
+  }
+  // The status is the last line of the full board's text.
+  std::string text = game.state_to_string(s);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  const std::size_t last = text.rfind('\n');
+  const std::string status = last == std::string::npos ? text : text.substr(last + 1);
+  return style.paint(status, Colour::kDim) + "  (`board` draws the map)\n";
+}
+
 std::string GameView<DanelawGame>::describe_chance(const Game& game, const State& before,
                                                    Action outcome, const Style& style) {
   const int payload = danelaw::action_payload(outcome);

@@ -18,6 +18,10 @@ struct GameView<danelaw::DanelawGame> {
   using State = danelaw::State;
 
   static std::string board(const Game& game, const State& s, const Style& style);
+  // The 45-line map is drawn when a side's half-turn starts; between its own decisions in that
+  // half-turn only the status line is printed (`board` draws the map).
+  static std::optional<std::string> compact_board(const Game& game, const State& shown,
+                                                  const State& s, const Style& style);
   static std::string describe_chance(const Game& game, const State& before, Action outcome,
                                      const Style& style);
   static std::string prompt(const Game& game, const State& s);

@@ -57,8 +57,8 @@ struct GameView {
   // The result line of a finished game.
   static std::string result(const G& game, const State& s) {
     const Returns r = game.returns(s);
-    std::string text = r[0] > r[1]   ? display_name(game.info().sides[0]) + " wins"
-                       : r[1] > r[0] ? display_name(game.info().sides[1]) + " wins"
+    std::string text = r[0] > r[1]   ? side_with_verb(game.info().sides[0], "wins", "win")
+                       : r[1] > r[0] ? side_with_verb(game.info().sides[1], "wins", "win")
                                      : std::string("A draw");
     if constexpr (HasEndReason<G>) text += " (" + std::string(game.end_reason(s)) + ")";
     return text;
@@ -78,6 +78,13 @@ concept HasSplitInput = requires(const G& game, const typename G::State& s,
 template <class View, class G>
 concept HasSvg = requires(const G& game, const typename G::State& s) {
   { View::svg(game, s) } -> std::same_as<std::optional<std::string>>;
+};
+
+// Views of games with a large board may offer a one-line update for a position close to the last
+// board shown (the same side in the same turn), or nullopt for a full redraw.
+template <class View, class G>
+concept HasCompactBoard = requires(const G& g, const typename G::State& s, const Style& style) {
+  { View::compact_board(g, s, s, style) } -> std::same_as<std::optional<std::string>>;
 };
 
 }  // namespace sling::play

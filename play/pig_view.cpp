@@ -47,8 +47,9 @@ std::string GameView<pig::PigGame>::describe_chance(const Game& game, const Stat
   std::string text = side(game, before.to_move) + " rolls " +
                      style.paint("[" + std::to_string(outcome) + "]", Colour::kBold) + "  -> ";
   if (outcome == 1) {
-    return text + "a 1: the " + std::to_string(before.turn_total) +
-           " at risk are lost and the turn passes";
+    if (before.turn_total == 0) return text + "a 1: the turn passes";
+    return text + "a 1: the " + count_of(before.turn_total, "point", "points") + " at risk " +
+           (before.turn_total == 1 ? "is" : "are") + " lost and the turn passes";
   }
   return text + "turn total " + std::to_string(before.turn_total + outcome);
 }

@@ -70,7 +70,8 @@ inline constexpr const char* kPlayHelp =
     "  help          this text\n"
     "  rules         a summary of the rules in force\n"
     "  board         show the board again\n"
-    "  hint          the strongest analysis available: every candidate with its win chance\n"
+    "  hint [all]    the strongest analysis available: the best candidates with their win\n"
+    "                chances (`hint all`: every candidate)\n"
     "  undo          back to your previous decision (the dice stay as they fell)\n"
     "  log           every die and action so far\n"
     "  save FILE     save the game (a game record; `sling replay FILE` replays it)\n"
@@ -115,8 +116,10 @@ class PlaySession {
     resync_agents();
   }
 
-  // Continues a saved game: the record's seed and history (checked ply by ply).
-  void resume(const GameRecord& record) {
+  // Continues a saved game: the record's seed and history (checked ply by ply).  A record that
+  // names its players: with `restore_players` each side gets the saved player back (and the
+  // change is said); without, a side whose player differs from the saved one is pointed out.
+  void resume(const GameRecord& record, bool restore_players = true) {
     if (record.game != game_.info().name) {
       throw FileFormatError("that record is a game of " + record.game + ", not " +
                             std::string(game_.info().name));
@@ -127,6 +130,23 @@ class PlaySession {
           "`sling play --load FILE`)");
     }
     const State final_state = replay(game_, record);
+    if (record.agents.size() == 2) {
+      for (std::size_t side = 0; side < 2; ++side) {
+        const std::string& saved = record.agents[side];
+        if (saved == labels_[side]) continue;
+        const std::string name = display_name(game_.info().sides[side]);
+        if (restore_players) {
+          agents_[side] =
+              is_human(saved) ? nullptr : make_play_agent(game_, saved, config_.solution_file);
+          out_ << name << " is played by " << saved << " again, as in the save (was "
+               << labels_[side] << ").\n";
+          labels_[side] = saved;
+        } else {
+          out_ << "Note: " << name << " is played by " << labels_[side] << "; the save had "
+               << saved << ".\n";
+        }
+      }
+    }
     seed_ = record.seed;
     history_ = record.history;
     state_ = final_state;
@@ -172,7 +192,11 @@ class PlaySession {
   }
 
   GameRecord record() const {
-    return GameRecord{std::string(game_.info().name), game_.rules_json(), seed_, history_};
+    return GameRecord{std::string(game_.info().name),
+                      game_.rules_json(),
+                      seed_,
+                      history_,
+                      {labels_[0], labels_[1]}};
   }
   const State& state() const { return state_; }
 
@@ -234,6 +258,17 @@ class PlaySession {
 
   void show_board(bool force = false) {
     if (!force && shown_ && *shown_ == state_) return;
+    if constexpr (HasCompactBoard<View, G>) {
+      // Within one side's run of decisions a game with a large board shows one status line;
+      // `board` shows the whole board again.
+      if (!force && shown_) {
+        if (const std::optional<std::string> line =
+                View::compact_board(game_, *shown_, state_, style())) {
+          out_ << *line;
+          return;  // shown_ keeps the last full board, so the next side's turn redraws it
+        }
+      }
+    }
     out_ << "\n" << View::board(game_, state_, style());
     shown_ = state_;
   }
@@ -337,7 +372,7 @@ class PlaySession {
         continue;
       }
       if (word == "hint") {
-        hint(listed);
+        hint(listed, lower_copy(rest) == "all");
         continue;
       }
       if constexpr (HasSplitInput<View, G>) {
@@ -349,7 +384,7 @@ class PlaySession {
       }
       const std::optional<Action> action = read_action(state_, line, listed);
       if (!action) continue;
-      out_ << side_label(side) << " plays "
+      out_ << side_with_verb(game_.info().sides[side], "plays", "play") << " "
            << style().paint(game_.action_to_string(state_, *action), Colour::kBold) << "\n";
       apply(*action);
       return Turn::kActed;
@@ -469,7 +504,7 @@ class PlaySession {
       game_.apply_action(scratch, *action);
     }
     for (Action a : actions) {
-      out_ << side_label(side) << " plays "
+      out_ << side_with_verb(game_.info().sides[side], "plays", "play") << " "
            << style().paint(game_.action_to_string(state_, a), Colour::kBold) << "\n";
       apply(a);
     }
@@ -502,7 +537,9 @@ class PlaySession {
     return action;
   }
 
-  void hint(const std::vector<Action>& listed) {
+  static constexpr std::size_t kHintShown = 5;
+
+  void hint(const std::vector<Action>& listed, bool all = false) {
     const std::string spec =
         config_.hint == "auto" ? default_hint_spec(game_, config_.solution_file) : config_.hint;
     if (spec == "off") {
@@ -539,7 +576,17 @@ class PlaySession {
       }
       out_ << (analysis.exact ? "exact" : "estimated") << " win chance "
            << percent((analysis.value + 1) / 2) << "\n";
-      for (const ActionStat& stat : analysis.actions) {
+      // The best few, best first: a danelaw position can offer over a hundred candidates.
+      std::vector<ActionStat> ranked = analysis.actions;
+      std::stable_sort(ranked.begin(), ranked.end(), [&](const ActionStat& a, const ActionStat& b) {
+        if ((a.action == best) != (b.action == best)) return a.action == best;
+        if (a.visits != b.visits) return a.visits > b.visits;
+        return a.value > b.value;
+      });
+      const std::size_t shown =
+          all ? ranked.size() : std::min<std::size_t>(ranked.size(), kHintShown);
+      for (std::size_t k = 0; k < shown; ++k) {
+        const ActionStat& stat = ranked[k];
         const auto at = std::find(listed.begin(), listed.end(), stat.action);
         std::string number =
             at == listed.end() ? "" : std::to_string(at - listed.begin() + 1) + ")";
@@ -549,6 +596,9 @@ class PlaySession {
         if (stat.visits > 0)
           out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
         out_ << (stat.action == best ? "  <- best" : "") << "\n";
+      }
+      if (shown < ranked.size()) {
+        out_ << "  ... and " << ranked.size() - shown << " more (`hint all` lists every one)\n";
       }
     } catch (const std::exception& e) {
       out_ << "No hint: " << e.what() << "\n";

@@ -56,7 +56,7 @@ class ReplaySession {
     const Action a = record_.history[index];
     const Player p = game_.current_player(before);
     if (p == kChancePlayer) return View::describe_chance(game_, before, a, style_);
-    return display_name(game_.info().sides[static_cast<std::size_t>(p)]) + " plays " +
+    return side_with_verb(game_.info().sides[static_cast<std::size_t>(p)], "plays", "play") + " " +
            game_.action_to_string(before, a);
   }
 

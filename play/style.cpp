@@ -60,6 +60,16 @@ std::string display_name(std::string_view side) {
   return name;
 }
 
+std::string side_with_verb(std::string_view side, std::string_view singular,
+                           std::string_view plural) {
+  const bool many = side == "english" || (side.size() > 1 && side.back() == 's');
+  return display_name(side) + " " + std::string(many ? plural : singular);
+}
+
+std::string count_of(long long n, std::string_view singular, std::string_view plural) {
+  return std::to_string(n) + " " + std::string(n == 1 ? singular : plural);
+}
+
 std::string percent(double probability) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.1f%%", 100.0 * probability);

@@ -25,6 +25,15 @@ bool colour_wanted(const std::string& mode, int fd);
 // Side name as shown to people: "david" -> "David".
 std::string display_name(std::string_view side);
 
+// The side's name with a verb that agrees with it: ("david", "plays", "play") -> "David plays",
+// ("danes", "plays", "play") -> "Danes play".  Peoples named in the plural ("danes", "english")
+// take the plural verb.
+std::string side_with_verb(std::string_view side, std::string_view singular,
+                           std::string_view plural);
+
+// "1 town", "3 towns".
+std::string count_of(long long n, std::string_view singular, std::string_view plural);
+
 // A probability as a percentage with one decimal ("62.5%").
 std::string percent(double probability);
 

@@ -3,7 +3,7 @@
 
 SLING_PACKAGES=(g++ cmake ninja-build libboost-graph-dev libtbb-dev libcereal-dev libcli11-dev
                 libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin pkgconf libcpp-httplib-dev
-                chromium chromium-driver python3 python3-selenium)
+                chromium chromium-driver python3 python3-selenium librsvg2-bin)
 
 sling_install_missing() {
   local missing=() package
@@ -48,13 +48,51 @@ sling_build() {
       exit 1
     fi
   fi
-  if ninja -C "$root/$dir" -n "${targets[@]}" 2>/dev/null | grep -q "no work to do"; then
-    return 0
-  fi
-  echo "sling: building $dir ($type)..." >&2
-  if ! ninja -C "$root/$dir" -j "$(nproc)" "${targets[@]}" >"$log" 2>&1; then
+  # ninja re-runs CMake's glob check (CONFIGURE_DEPENDS) on every call, so it never says "no
+  # work to do"; its status lines tell: only that check means nothing is rebuilt, and we stay silent.
+  # Otherwise the "[n/N] file" lines become one progress line (redrawn on a terminal, every tenth
+  # of the way in a log), and the whole ninja output is kept in the log.
+  local status=0
+  NINJA_STATUS="[%f/%t] " ninja -C "$root/$dir" -j "$(nproc)" "${targets[@]}" 2>&1 |
+    sling_build_progress "$dir" "$type" >"$log" || status=$?
+  if [ "$status" -ne 0 ]; then
     cat "$log" >&2
     echo "sling: build failed (log above)" >&2
     exit 1
   fi
+}
+
+# Reads ninja's output on stdin, copies it to stdout (the log) and shows progress on stderr.
+sling_build_progress() {
+  local dir="$1" type="$2" line started=0 shown_tenth=-1 tty=0 done total
+  [ -t 2 ] && tty=1
+  while IFS= read -r line; do
+    printf '%s\n' "$line"
+    case "$line" in
+      "["*"/"*"] "*)
+        case "$line" in *"Re-checking globbed directories"*) continue ;; esac
+        done="${line#[}"; done="${done%%/*}"
+        total="${line#*/}"; total="${total%%]*}"
+        if [ "$started" -eq 0 ]; then
+          started=1
+          if [ "$total" -gt 30 ]; then
+            echo "sling: building $dir ($type): $total steps, several minutes on 2 cores" >&2
+          else
+            echo "sling: building $dir ($type): $total steps" >&2
+          fi
+        fi
+        if [ "$tty" -eq 1 ]; then
+          local what="${line#*] }"
+          what="${what##*/}"
+          printf '\r\033[K  [%s/%s] %.60s' "$done" "$total" "$what" >&2
+        elif [ "$total" -gt 0 ] && [ $((done * 10 / total)) -gt "$shown_tenth" ]; then
+          shown_tenth=$((done * 10 / total))
+          echo "  [$done/$total] $((done * 100 / total))%" >&2
+        fi
+        ;;
+    esac
+  done
+  if [ "$started" -eq 1 ] && [ "$tty" -eq 1 ]; then printf '\r\033[K' >&2; fi
+  if [ "$started" -eq 1 ]; then echo "sling: build of $dir done" >&2; fi
+  return 0
 }

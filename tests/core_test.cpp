@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <cereal/archives/json.hpp>
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
 
 #include <set>
 

@@ -125,9 +125,9 @@ TEST(DanelawMapValidator, DuplicateTownNameAndDuplicateHex) {
 }
 
 TEST(DanelawMapValidator, MalformedJsonAndMissingKeys) {
-  EXPECT_TRUE(contains(error_of("{\"name\": "), "malformed map JSON"));
+  EXPECT_TRUE(contains(error_of("{\"name\": "), "malformed JSON at line 1"));
   EXPECT_TRUE(contains(error_of(R"({"name": "x", "hex_km": 22, "towns": [], "rivers": []})"),
-                       "malformed map JSON"));
+                       "missing key 'hexes'"));
   EXPECT_TRUE(contains(error_of(R"({"name": "x", "hex_km": 22, "hexes": [], "towns": [],
                                    "rivers": []})"),
                        "no hexes"));

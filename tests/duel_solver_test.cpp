@@ -655,7 +655,7 @@ TEST(DuelSolver, AnUncertifiedBracketIsReportedRecordedAndRefused) {
   const auto solve = testing_support::run_sling(
       "solve duel --rules " + rules + " --max-sweeps 2 --improvements 0 --skip-termination --out " +
       out + " --json");
-  EXPECT_EQ(solve.status, 3) << solve.output;
+  EXPECT_EQ(solve.status, 4) << solve.output;
   EXPECT_NE(solve.output.find("\"certified\": false"), std::string::npos) << solve.output;
   EXPECT_NE(solve.output.find("\"certified_without_god\": false"), std::string::npos);
   EXPECT_NE(solve.output.find("\"failed_layer\": \"no-god/no-kit\""), std::string::npos);

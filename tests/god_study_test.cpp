@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "experiments/studies/god_study.h"
+#include "tests/svg_check.h"
 
 namespace sling::duel {
 namespace {
@@ -51,6 +52,18 @@ TEST(GodStudy, WritesTheReportWithFiguresConsistentWithTheSolution) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/god-turn.svg"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/heat-north-god-stone.svg"));
   EXPECT_NE(read_file(dir + "/heat-north-god-stone.svg").find("<svg"), std::string::npos);
+  // Every figure renders, and its labels are neither cut nor overlapping.
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".svg") continue;
+    const std::string svg = read_file(entry.path().string());
+    for (const std::string& problem : testing_support::svg_label_problems(svg, 1)) {
+      ADD_FAILURE() << entry.path().filename() << ": " << problem;
+    }
+    EXPECT_EQ(testing_support::render_svg(svg, entry.path().stem().string()), "");
+  }
+  // The report opens with plain advice; the per-game counts are in the appendix.
+  EXPECT_LT(report.find("## In short"), report.find("## Headline"));
+  EXPECT_LT(report.find("## Appendix"), report.find("offered per game"));
 }
 
 // A game stopped at the ply limit is reported as cut, not silently counted as a loss.

@@ -91,14 +91,14 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
   const std::string text = play.out.str();
   ASSERT_GT(battles_seen, 0) << "no battle was reached";
   // Placement, the movement dice, a move typed as one line, a battle with its dice and result.
-  EXPECT_EQ(count_occurrences(text, "Danes plays place "), 10);
+  EXPECT_EQ(count_occurrences(text, "Danes play place "), 10);
   EXPECT_GE(count_occurrences(text, "Danes' movement: ["), 2);
   EXPECT_GE(count_occurrences(text, "English movement: ["), 1);
   EXPECT_NE(text.find(" movement points"), std::string::npos);
-  const auto move = text.find("Danes plays army ");
+  const auto move = text.find("Danes play army ");
   ASSERT_NE(move, std::string::npos);
-  EXPECT_EQ(text.find("Danes plays to ", move), text.find('\n', move) + 1);  // one line, two moves
-  EXPECT_NE(text.find("Danes plays attack "), std::string::npos);
+  EXPECT_EQ(text.find("Danes play to ", move), text.find('\n', move) + 1);  // one line, two moves
+  EXPECT_NE(text.find("Danes play attack "), std::string::npos);
   EXPECT_NE(text.find("Battle: Danes at "), std::string::npos);
   EXPECT_EQ(count_occurrences(text, "Not understood"), 0);
   EXPECT_EQ(count_occurrences(text, "Not legal"), 0);

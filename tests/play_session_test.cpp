@@ -323,7 +323,7 @@ TEST(PlayDuel, LoadRefusesOtherGamesRulesAndCorruptFiles) {
   PlaySession<DuelGame> session(game, duel_config("human", "random", 2), in, out, status);
   EXPECT_FALSE(session.run());
   const std::string text = out.str();
-  EXPECT_NE(text.find("Cannot load: '" + garbage + "'"), std::string::npos) << text;
+  EXPECT_NE(text.find("Cannot load: bad game record (" + garbage + ")"), std::string::npos) << text;
   EXPECT_NE(text.find("Cannot load: that record was played with other rules"), std::string::npos);
   EXPECT_NE(text.find("Usage: load FILE"), std::string::npos);
   std::filesystem::remove(garbage);

@@ -12,10 +12,10 @@
 #include "agents/random_agent.h"
 #include "engine/core/record.h"
 #include "engine/duel/duel.h"
-#include "play/play_agents.h"
-#include "play/replay_session.h"
 #include "experiments/play_game.h"
 #include "experiments/tournament/tournament.h"
+#include "play/play_agents.h"
+#include "play/replay_session.h"
 #include "tests/run_sling.h"
 
 namespace sling::play {
@@ -151,10 +151,10 @@ TEST(PlayBinary, ReplaysAGameOfATournamentFolder) {
   EXPECT_NE(output2.find("seed 41"), std::string::npos);
   EXPECT_NE(output2.find("Ply 1 of " + std::to_string(first.history.size())), std::string::npos);
   const auto [status3, output3] = run_sling("replay " + folder.string(), "");
-  EXPECT_EQ(status3, 1);
+  EXPECT_EQ(status3, 2);
   EXPECT_NE(output3.find("choose one with --game N"), std::string::npos);
   const auto [status4, output4] = run_sling("replay " + folder.string() + " --game 7", "");
-  EXPECT_EQ(status4, 1);
+  EXPECT_EQ(status4, 2);
   EXPECT_NE(output4.find("no record of game 7"), std::string::npos) << output4;
   std::filesystem::remove_all(folder);
 }
@@ -167,8 +167,8 @@ TEST(PlayBinary, BadOptionsAreOneLineErrors) {
         std::string("replay /nonexistent/record.json"),
         std::string("play --load /nonexistent/record.json")}) {
     const auto [status, output] = run_sling(arguments, "quit\n");
-    EXPECT_EQ(status, 1) << arguments << "\n" << output;
-    EXPECT_EQ(output.rfind("sling: error: ", 0), 0u) << arguments << "\n" << output;
+    EXPECT_EQ(status, 2) << arguments << "\n" << output;
+    EXPECT_EQ(output.rfind("sling: ", 0), 0u) << arguments << "\n" << output;
     EXPECT_EQ(count(output, "\n"), 1) << arguments << "\n" << output;
   }
 }

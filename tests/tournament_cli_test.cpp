@@ -107,7 +107,7 @@ TEST(TournamentCli, KilledRunResumesToTheSameFiles) {
   EXPECT_FALSE(fs::exists(killed / "ratings.json"));
 
   // Without --resume the unfinished directory is refused; with it the run completes.
-  EXPECT_EQ(run_sling(with({"--out", killed.string()})), 1);
+  EXPECT_EQ(run_sling(with({"--out", killed.string()})), 2);  // a user error
   ASSERT_EQ(run_sling(with({"--out", killed.string(), "--threads", "2", "--resume"})), 0);
   EXPECT_TRUE(reproducible_files(killed) == reproducible_files(reference));
   EXPECT_EQ(count_lines(killed / "games.csv"), 3201u);
@@ -115,7 +115,7 @@ TEST(TournamentCli, KilledRunResumesToTheSameFiles) {
   // Another configuration in the same directory is refused.
   std::vector<std::string> other = with({"--out", killed.string(), "--resume"});
   other[9] = "10";  // --seed 10
-  EXPECT_EQ(run_sling(other), 1);
+  EXPECT_EQ(run_sling(other), 2);
   fs::remove_all(base);
 }
 

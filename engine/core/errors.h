@@ -4,8 +4,18 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace sling {
+
+// The one shape of every message a user reads: "<what> (<file or option>): <why>", for example
+// "bad game record (game.sav): field 'seed': expected an integer from 0 to 2^64 - 1".
+inline std::string error_text(std::string_view what, std::string_view where, std::string_view why) {
+  std::string text(what);
+  if (!where.empty()) text.append(" (").append(where).append(")");
+  if (!why.empty()) text.append(": ").append(why);
+  return text;
+}
 
 class SlingError : public std::runtime_error {
  public:

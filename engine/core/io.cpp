@@ -23,7 +23,7 @@ std::string temporary_path(const std::string& path) {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw FileFormatError("cannot read '" + path + "': " + std::strerror(errno));
+  if (!in) throw FileFormatError(error_text("cannot read file", path, std::strerror(errno)));
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -32,7 +32,7 @@ std::string read_file(const std::string& path) {
 void write_file_atomic(const std::string& path, std::string_view contents) {
   const std::string temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
+  if (fd < 0) throw FileFormatError(error_text("cannot write file", path, std::strerror(errno)));
   std::size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
@@ -41,7 +41,7 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
       const std::string reason = std::strerror(errno);
       ::close(fd);
       ::unlink(temporary.c_str());
-      throw FileFormatError("cannot write '" + path + "': " + reason);
+      throw FileFormatError(error_text("cannot write file", path, reason));
     }
     written += static_cast<std::size_t>(n);
   }
@@ -50,14 +50,14 @@ void write_file_atomic(const std::string& path, std::string_view contents) {
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(temporary.c_str());
-    throw FileFormatError("cannot write '" + path + "': " + reason);
+    throw FileFormatError(error_text("cannot write file", path, reason));
   }
 }
 
 void check_writable(const std::string& path) {
   const std::string temporary = temporary_path(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT, 0644);
-  if (fd < 0) throw FileFormatError("cannot write '" + path + "': " + std::strerror(errno));
+  if (fd < 0) throw FileFormatError(error_text("cannot write file", path, std::strerror(errno)));
   ::close(fd);
   ::unlink(temporary.c_str());
 }

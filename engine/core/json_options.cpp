@@ -1,6 +1,6 @@
 #include "engine/core/json_options.h"
 
-#include <cereal/archives/json.hpp>
+#include "engine/core/cereal_json.h"
 
 #include <algorithm>
 

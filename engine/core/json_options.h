@@ -4,7 +4,7 @@
 // kind, is an error that names the key and lists the valid ones, because a silently ignored typo in
 // a rules file would make a whole experiment answer a different question.
 
-#include <cereal/archives/json.hpp>  // must precede rapidjson: it makes rapidjson assertions throw
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>

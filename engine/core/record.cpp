@@ -1,10 +1,13 @@
 #include "engine/core/record.h"
 
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
+
+#include <rapidjson/document.h>
 #include <cereal/archives/binary.hpp>
-#include <cereal/archives/json.hpp>
 #include <cereal/types/string.hpp>
 #include <cereal/types/vector.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -22,6 +25,71 @@ void save_fields(Archive& archive, const GameRecord& record) {
           cereal::make_nvp("version", GameRecord::kFormatVersion),
           cereal::make_nvp("game", record.game), cereal::make_nvp("rules", record.rules),
           cereal::make_nvp("seed", record.seed), cereal::make_nvp("history", record.history));
+}
+
+// The JSON form is read with rapidjson directly, field by field, so that every problem names its
+// field; the optional "agents" list is read only when present.
+GameRecord load_json(std::string_view text) {
+  if (const std::string problem = json_syntax_problem(text); !problem.empty()) {
+    throw FileFormatError(problem);
+  }
+  rapidjson::Document document;
+  document.Parse(text.data(), text.size());
+  if (!document.IsObject()) throw FileFormatError("expected a JSON object");
+  static constexpr std::string_view kKeys[] = {"format", "version", "game",  "rules",
+                                               "seed",   "history", "agents"};
+  for (auto it = document.MemberBegin(); it != document.MemberEnd(); ++it) {
+    const std::string_view key(it->name.GetString(), it->name.GetStringLength());
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      throw FileFormatError("unknown field '" + std::string(key) +
+                            "' (fields: format, version, game, rules, seed, history, agents)");
+    }
+  }
+  auto field = [&](const char* name) -> const rapidjson::Value& {
+    const auto it = document.FindMember(name);
+    if (it == document.MemberEnd())
+      throw FileFormatError(std::string("field '") + name + "' is missing");
+    return it->value;
+  };
+  auto wrong = [](const char* name, const char* expected) {
+    return FileFormatError(std::string("field '") + name + "': expected " + expected);
+  };
+  auto string_field = [&](const char* name) {
+    const rapidjson::Value& value = field(name);
+    if (!value.IsString()) throw wrong(name, "a string");
+    return std::string(value.GetString(), value.GetStringLength());
+  };
+  if (string_field("format") != kMagic) throw FileFormatError("not a Sling game record");
+  const rapidjson::Value& version = field("version");
+  if (!version.IsInt()) throw wrong("version", "an integer");
+  if (version.GetInt() != GameRecord::kFormatVersion) {
+    throw FileFormatError("game record version " + std::to_string(version.GetInt()) +
+                          " is not supported (expected " +
+                          std::to_string(GameRecord::kFormatVersion) + ")");
+  }
+  GameRecord record;
+  record.game = string_field("game");
+  record.rules = string_field("rules");
+  const rapidjson::Value& seed = field("seed");
+  if (!seed.IsUint64()) throw wrong("seed", "an integer from 0 to 2^64 - 1");
+  record.seed = seed.GetUint64();
+  const rapidjson::Value& history = field("history");
+  if (!history.IsArray()) throw wrong("history", "a list of actions");
+  record.history.reserve(history.Size());
+  for (const rapidjson::Value& action : history.GetArray()) {
+    if (!action.IsUint()) throw wrong("history", "a list of non-negative integers");
+    record.history.push_back(action.GetUint());
+  }
+  if (const auto agents = document.FindMember("agents"); agents != document.MemberEnd()) {
+    if (!agents->value.IsArray() || agents->value.Size() != 2) {
+      throw wrong("agents", "a list of two agent specs");
+    }
+    for (const rapidjson::Value& agent : agents->value.GetArray()) {
+      if (!agent.IsString()) throw wrong("agents", "a list of two agent specs");
+      record.agents.emplace_back(agent.GetString(), agent.GetStringLength());
+    }
+  }
+  return record;
 }
 
 template <class Archive>
@@ -75,6 +143,7 @@ std::string record_to_json(const GameRecord& record) {
   {
     cereal::JSONOutputArchive archive(out);
     save_fields(archive, record);
+    if (!record.agents.empty()) archive(cereal::make_nvp("agents", record.agents));
   }
   out << '\n';
   return out.str();
@@ -96,18 +165,15 @@ GameRecord record_from_text(std::string_view bytes) {
     ++first;
   }
   try {
+    if (first < bytes.size() && bytes[first] == '{') return load_json(bytes);
     std::istringstream in{std::string(bytes)};
-    if (first < bytes.size() && bytes[first] == '{') {
-      cereal::JSONInputArchive archive(in);
-      return load_fields(archive);
-    }
     check_binary_layout(bytes);
     cereal::BinaryInputArchive archive(in);
     return load_fields(archive);
   } catch (const FileFormatError&) {
     throw;
   } catch (const std::exception& e) {
-    throw FileFormatError(std::string("corrupted game record: ") + e.what());
+    throw FileFormatError("corrupted game record: " + plain_json_problem(e.what()));
   }
 }
 
@@ -116,10 +182,11 @@ void save_record(const std::string& path, const GameRecord& record, bool binary)
 }
 
 GameRecord load_record(const std::string& path) {
+  const std::string text = read_file(path);
   try {
-    return record_from_text(read_file(path));
+    return record_from_text(text);
   } catch (const FileFormatError& e) {
-    throw FileFormatError("'" + path + "': " + e.what());
+    throw FileFormatError(error_text("bad game record", path, e.what()));
   }
 }
 

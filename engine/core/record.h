@@ -19,6 +19,9 @@ struct GameRecord {
   std::string rules;            // the game's rules as JSON text
   std::uint64_t seed = 0;       // the seed the chance outcomes were drawn from (informative)
   std::vector<Action> history;  // decisions and chance outcomes, in order
+  // Who played each side (agent specs, "human" or a preset), when known: a save records them so
+  // that loading it restores the same opponent.  JSON only; the binary form leaves it empty.
+  std::vector<std::string> agents{};
 
   bool operator==(const GameRecord&) const = default;
 };
@@ -26,7 +29,8 @@ struct GameRecord {
 // JSON is for people and other tools; binary is compact (tournament logs).
 std::string record_to_json(const GameRecord& record);
 std::string record_to_binary(const GameRecord& record);
-// Accepts either encoding; throws FileFormatError with a one-line reason on anything malformed.
+// Accepts either encoding; throws FileFormatError with a one-line reason naming the field on
+// anything malformed (unknown keys, values of the wrong kind, a truncated file).
 GameRecord record_from_text(std::string_view bytes);
 
 void save_record(const std::string& path, const GameRecord& record, bool binary = false);

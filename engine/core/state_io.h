@@ -3,7 +3,7 @@
 // State; these helpers give every game the same JSON and binary encodings and the same errors.
 
 #include <cereal/archives/binary.hpp>
-#include <cereal/archives/json.hpp>
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
 
 #include <sstream>
 #include <string>

@@ -134,7 +134,7 @@ DanelawGame DanelawGame::from_files(const std::string& rules_path, const std::st
     } catch (const FileFormatError& e) {
       throw RulesError(e.what());
     }
-    rules = options_from_json<DanelawRules>(text, "danelaw rules '" + rules_path + "'");
+    rules = options_from_json<DanelawRules>(text, "danelaw rules (" + rules_path + ")");
   }
   if (!map_path.empty()) {
     rules.map = map_path;
@@ -891,7 +891,8 @@ std::string DanelawGame::state_to_string(const State& s) const {
   out << " (" << kPhaseNames[static_cast<int>(s.phase)] << ")";
   if (s.points) out << ", " << int(s.points) << " movement points left";
   if (s.to_place) out << ", " << int(s.to_place) << " to place";
-  out << ". Danes hold " << danish_town_count(s) << " towns (" << rules_.towns_to_win
+  const int held = danish_town_count(s);
+  out << ". Danes hold " << held << (held == 1 ? " town (" : " towns (") << rules_.towns_to_win
       << " to win); reserves: danes " << int(s.pool[kDanes]) << ", english "
       << int(s.pool[kEnglish]) << ".";
   if (s.target != kNoHex) out << " Target " << hex_text(s.target) << ".";

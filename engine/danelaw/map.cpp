@@ -1,14 +1,14 @@
 #include "engine/danelaw/map.h"
 
-#include <cereal/archives/json.hpp>
-#include <cereal/types/array.hpp>
-#include <cereal/types/string.hpp>
-#include <cereal/types/vector.hpp>
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
+
+#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -21,31 +21,27 @@ namespace sling::danelaw {
 
 namespace {
 
-// The file layout, read by cereal before validation turns it into a HexMap.
+// The file layout, read field by field before validation turns it into a HexMap.  The keys
+// marked derived are what `sling map danelaw --json` adds for other tools; a file may carry them,
+// and the loader checks that they agree with what it derives (so an edit to one is never silently
+// ignored).
 struct RawHex {
   int q = 0, r = 0;
   std::string terrain;
   int sector = 0;
-  template <class A>
-  void serialize(A& ar) {
-    ar(CEREAL_NVP(q), CEREAL_NVP(r), CEREAL_NVP(terrain), CEREAL_NVP(sector));
-  }
+  // Derived, optional.
+  std::optional<int> index;
+  std::optional<std::string> label;
+  std::optional<std::string> town;  // "" for null
+  std::optional<bool> coastal;
 };
 struct RawTown {
   std::string name;
   int q = 0, r = 0;
-  template <class A>
-  void serialize(A& ar) {
-    ar(CEREAL_NVP(name), CEREAL_NVP(q), CEREAL_NVP(r));
-  }
 };
 struct RawRiver {
   std::string name;
   std::vector<std::array<int, 4>> edges;  // q1, r1, q2, r2
-  template <class A>
-  void serialize(A& ar) {
-    ar(CEREAL_NVP(name), CEREAL_NVP(edges));
-  }
 };
 struct RawMap {
   std::string name;
@@ -53,12 +49,133 @@ struct RawMap {
   std::vector<RawHex> hexes;
   std::vector<RawTown> towns;
   std::vector<RawRiver> rivers;
-  template <class A>
-  void serialize(A& ar) {
-    ar(CEREAL_NVP(name), CEREAL_NVP(hex_km), CEREAL_NVP(hexes), CEREAL_NVP(towns),
-       CEREAL_NVP(rivers));
-  }
+  std::optional<std::string> content_hash;  // derived
 };
+
+// Reads one JSON object's fields by name: unknown keys are rejected with the valid ones listed,
+// and every problem names the field's path ("hexes[3].terrain").
+class FieldReader {
+ public:
+  FieldReader(const rapidjson::Value& object, std::string path,
+              std::initializer_list<std::string_view> required,
+              std::initializer_list<std::string_view> optional = {})
+      : object_(object), path_(std::move(path)) {
+    if (!object.IsObject()) throw RulesError(where() + "expected an object");
+    for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+      const std::string_view key(it->name.GetString(), it->name.GetStringLength());
+      const bool known = std::find(required.begin(), required.end(), key) != required.end() ||
+                         std::find(optional.begin(), optional.end(), key) != optional.end();
+      if (!known) {
+        std::string names;
+        for (const auto list : {required, optional}) {
+          for (std::string_view name : list)
+            names += (names.empty() ? "" : ", ") + std::string(name);
+        }
+        throw RulesError(where() + "unknown key '" + std::string(key) + "' (valid keys: " + names +
+                         ")");
+      }
+    }
+    for (std::string_view name : required) {
+      if (!object.HasMember(std::string(name).c_str())) {
+        throw RulesError(where() + "missing key '" + std::string(name) + "'");
+      }
+    }
+  }
+
+  bool has(const char* key) const { return object_.HasMember(key); }
+  const rapidjson::Value& value(const char* key) const { return object_[key]; }
+  std::string path(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  int integer(const char* key) const {
+    const rapidjson::Value& v = value(key);
+    if (!v.IsInt()) throw RulesError(path(key) + ": expected an integer");
+    return v.GetInt();
+  }
+  double number(const char* key) const {
+    const rapidjson::Value& v = value(key);
+    if (!v.IsNumber()) throw RulesError(path(key) + ": expected a number");
+    return v.GetDouble();
+  }
+  bool boolean(const char* key) const {
+    const rapidjson::Value& v = value(key);
+    if (!v.IsBool()) throw RulesError(path(key) + ": expected true or false");
+    return v.GetBool();
+  }
+  std::string string(const char* key) const {
+    const rapidjson::Value& v = value(key);
+    if (!v.IsString()) throw RulesError(path(key) + ": expected a string");
+    return std::string(v.GetString(), v.GetStringLength());
+  }
+  const rapidjson::Value& list(const char* key) const {
+    const rapidjson::Value& v = value(key);
+    if (!v.IsArray()) throw RulesError(path(key) + ": expected a list");
+    return v;
+  }
+
+ private:
+  std::string where() const { return path_.empty() ? "" : path_ + ": "; }
+  const rapidjson::Value& object_;
+  std::string path_;
+};
+
+RawMap read_raw_map(std::string_view json) {
+  if (const std::string problem = json_syntax_problem(json); !problem.empty()) {
+    throw RulesError(problem);
+  }
+  rapidjson::Document document;
+  document.Parse(json.data(), json.size());
+  const FieldReader top(document, "", {"name", "hex_km", "hexes"},
+                        {"towns", "rivers", "content_hash"});
+  RawMap raw;
+  raw.name = top.string("name");
+  raw.hex_km = top.number("hex_km");
+  if (top.has("content_hash")) raw.content_hash = top.string("content_hash");
+  const rapidjson::Value& hexes = top.list("hexes");
+  for (rapidjson::SizeType i = 0; i < hexes.Size(); ++i) {
+    const FieldReader h(hexes[i], "hexes[" + std::to_string(i) + "]", {"q", "r", "terrain"},
+                        {"sector", "index", "label", "town", "coastal"});
+    RawHex hex;
+    hex.q = h.integer("q");
+    hex.r = h.integer("r");
+    hex.terrain = h.string("terrain");
+    if (h.has("sector")) hex.sector = h.integer("sector");
+    if (h.has("index")) hex.index = h.integer("index");
+    if (h.has("label")) hex.label = h.string("label");
+    if (h.has("town")) hex.town = h.value("town").IsNull() ? std::string() : h.string("town");
+    if (h.has("coastal")) hex.coastal = h.boolean("coastal");
+    raw.hexes.push_back(std::move(hex));
+  }
+  if (top.has("towns")) {
+    const rapidjson::Value& towns = top.list("towns");
+    for (rapidjson::SizeType i = 0; i < towns.Size(); ++i) {
+      const FieldReader t(towns[i], "towns[" + std::to_string(i) + "]", {"name", "q", "r"});
+      raw.towns.push_back({t.string("name"), t.integer("q"), t.integer("r")});
+    }
+  }
+  if (top.has("rivers")) {
+    const rapidjson::Value& rivers = top.list("rivers");
+    for (rapidjson::SizeType i = 0; i < rivers.Size(); ++i) {
+      const FieldReader r(rivers[i], "rivers[" + std::to_string(i) + "]", {"name", "edges"});
+      RawRiver river{r.string("name"), {}};
+      const rapidjson::Value& edges = r.list("edges");
+      for (rapidjson::SizeType e = 0; e < edges.Size(); ++e) {
+        const rapidjson::Value& edge = edges[e];
+        const std::string at = r.path("edges") + "[" + std::to_string(e) + "]";
+        if (!edge.IsArray() || edge.Size() != 4) {
+          throw RulesError(at + ": expected [q1, r1, q2, r2]");
+        }
+        std::array<int, 4> numbers{};
+        for (rapidjson::SizeType k = 0; k < 4; ++k) {
+          if (!edge[k].IsInt()) throw RulesError(at + ": expected [q1, r1, q2, r2] (integers)");
+          numbers[k] = edge[k].GetInt();
+        }
+        river.edges.push_back(numbers);
+      }
+      raw.rivers.push_back(std::move(river));
+    }
+  }
+  return raw;
+}
 
 constexpr std::array<std::string_view, 5> kTerrainNames = {"sea", "plain", "hills", "wetland",
                                                            "forest"};
@@ -93,21 +210,19 @@ HexMap HexMap::load(const std::string& name_or_path) {
     try {
       text = read_file(name_or_path);
     } catch (const FileFormatError& e) {
-      throw RulesError("map '" + name_or_path + "': not an embedded map, and " + e.what());
+      throw RulesError("map (" + name_or_path + "): no built-in map of that name, and " + e.what());
     }
   }
   return parse(text, name_or_path);
 }
 
 HexMap HexMap::parse(std::string_view json, std::string_view source) {
-  const std::string where = "map '" + std::string(source) + "'";
+  const std::string where = "map (" + std::string(source) + ")";
   RawMap raw;
   try {
-    std::istringstream in{std::string(json)};
-    cereal::JSONInputArchive archive(in);
-    raw.serialize(archive);
-  } catch (const std::exception& e) {
-    throw RulesError(where + ": malformed map JSON: " + e.what());
+    raw = read_raw_map(json);
+  } catch (const RulesError& e) {
+    throw RulesError(where + ": " + e.what());
   }
   auto fail = [&](const std::string& message) { throw RulesError(where + ": " + message); };
 
@@ -280,6 +395,29 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
   char digest[17];
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(h));
   map.content_hash_ = digest;
+
+  // 6. Derived keys a file may carry (an exported map): they must agree with the source keys.
+  for (std::size_t i = 0; i < raw.hexes.size(); ++i) {
+    const RawHex& h = raw.hexes[i];
+    const HexInfo& info = map.hexes_[i];
+    const std::string named = "hex " + offset_label(h.q, h.r);
+    const std::string town = info.town >= 0 ? map.towns_[info.town].name : std::string();
+    if (h.index && *h.index != static_cast<int>(i)) fail(named + ": 'index' is not its position");
+    if (h.label && *h.label != map.label(static_cast<int>(i))) {
+      fail(named + ": 'label' says " + *h.label + " (labels follow from q and r)");
+    }
+    if (h.town && *h.town != town) {
+      fail(named + ": 'town' says '" + *h.town + "' but the towns list puts " +
+           (town.empty() ? "no town" : "'" + town + "'") + " there (towns are set in \"towns\")");
+    }
+    if (h.coastal && *h.coastal != info.coastal) {
+      fail(named + ": 'coastal' disagrees with the terrain around it (it is derived)");
+    }
+  }
+  if (raw.content_hash && *raw.content_hash != map.content_hash_) {
+    fail("'content_hash' is " + *raw.content_hash + " but the content hashes to " +
+         map.content_hash_ + " (drop the key after editing the map)");
+  }
   return map;
 }
 
@@ -347,27 +485,36 @@ int HexMap::find_hex(std::string_view text) const {
 }
 
 std::string HexMap::export_json() const {
+  // The loader's own layout (so `--map` reads it back), with the derived keys for other tools.
   std::ostringstream out;
   out << "{\n  \"name\": \"" << name_ << "\",\n  \"hex_km\": " << hex_km_
       << ",\n  \"content_hash\": \"" << content_hash_ << "\",\n  \"hexes\": [\n";
   for (int i = 0; i < size(); ++i) {
     const HexInfo& h = hexes_[i];
-    out << "    {\"index\": " << i << ", \"label\": \"" << label(i) << "\", \"q\": " << h.q
-        << ", \"r\": " << h.r << ", \"terrain\": \"" << terrain_name(h.terrain) << "\", \"town\": ";
+    out << "    {\"q\": " << h.q << ", \"r\": " << h.r << ", \"terrain\": \""
+        << terrain_name(h.terrain) << "\", \"sector\": " << h.sector << ", \"index\": " << i
+        << ", \"label\": \"" << label(i) << "\", \"town\": ";
     if (h.town >= 0) {
       out << '"' << towns_[h.town].name << '"';
     } else {
       out << "null";
     }
-    out << ", \"coastal\": " << (h.coastal ? "true" : "false") << ", \"sector\": " << h.sector
-        << "}" << (i + 1 < size() ? ",\n" : "\n");
+    out << ", \"coastal\": " << (h.coastal ? "true" : "false") << "}"
+        << (i + 1 < size() ? ",\n" : "\n");
+  }
+  out << "  ],\n  \"towns\": [\n";
+  for (std::size_t t = 0; t < towns_.size(); ++t) {
+    const HexInfo& h = hexes_[towns_[t].hex];
+    out << "    {\"name\": \"" << towns_[t].name << "\", \"q\": " << h.q << ", \"r\": " << h.r
+        << "}" << (t + 1 < towns_.size() ? ",\n" : "\n");
   }
   out << "  ],\n  \"rivers\": [\n";
   for (std::size_t r = 0; r < rivers_.size(); ++r) {
-    out << "    {\"name\": \"" << rivers_[r].name << "\", \"sides\": [";
+    out << "    {\"name\": \"" << rivers_[r].name << "\", \"edges\": [";
     for (std::size_t s = 0; s < rivers_[r].sides.size(); ++s) {
-      out << (s ? ", " : "") << "[\"" << label(rivers_[r].sides[s][0]) << "\", \""
-          << label(rivers_[r].sides[s][1]) << "\"]";
+      const HexInfo& a = hexes_[rivers_[r].sides[s][0]];
+      const HexInfo& b = hexes_[rivers_[r].sides[s][1]];
+      out << (s ? ", " : "") << "[" << a.q << ", " << a.r << ", " << b.q << ", " << b.r << "]";
     }
     out << "]}" << (r + 1 < rivers_.size() ? ",\n" : "\n");
   }

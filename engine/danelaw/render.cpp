@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "engine/danelaw/danelaw.h"
 
@@ -42,6 +44,90 @@ const char* terrain_colour(Terrain t) {
   }
   return "#ffffff";
 }
+
+// Text extents are estimated, not measured: a sans-serif glyph is at most about 0.6 em wide on
+// average over a word, and a line is about 1.2 em tall.  Placement uses these boxes, so labels
+// that do not overlap here do not overlap when drawn (tests/svg_check.h uses the same estimate).
+constexpr double kGlyphWidthEm = 0.6;
+
+struct Box {
+  double x0, y0, x1, y1;
+  bool overlaps(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// The box of a text whose anchor point is (x, y): middle-anchored, baseline at y.
+Box text_box(double x, double y, double font_size, std::size_t characters) {
+  const double half = 0.5 * kGlyphWidthEm * font_size * static_cast<double>(characters);
+  return {x - half, y - 0.9 * font_size, x + half, y + 0.3 * font_size};
+}
+
+// Town names, placed greedily one after the other at the first candidate position (below, above,
+// right, left, then the diagonals, then farther out with a leader line) whose box overlaps no name
+// placed before, no town marker and no army.  Each result is the text's anchor and whether a
+// leader line joins it to its town.
+struct PlacedLabel {
+  double x, y;
+  bool leader;
+};
+
+std::vector<PlacedLabel> place_town_labels(const std::vector<std::pair<double, double>>& towns,
+                                           const std::vector<std::string>& names,
+                                           const std::vector<double>& marker_radius,
+                                           std::vector<Box> taken, double font_size, double width,
+                                           double height) {
+  for (std::size_t t = 0; t < towns.size(); ++t) {
+    const auto [x, y] = towns[t];
+    const double r = marker_radius[t];
+    taken.push_back({x - r, y - r, x + r, y + r});
+  }
+  std::vector<PlacedLabel> placed(towns.size());
+  for (std::size_t t = 0; t < towns.size(); ++t) {
+    const auto [x, y] = towns[t];
+    const double r = marker_radius[t];
+    const double half = 0.5 * kGlyphWidthEm * font_size * static_cast<double>(names[t].size());
+    const double gap = 2.0;
+    // (dx, dy) of the anchor for each candidate, nearest first.
+    std::vector<std::pair<double, double>> candidates;
+    for (double reach : {1.0, 2.2, 3.4}) {
+      const double down = r + gap + 0.9 * font_size + (reach - 1) * font_size * 1.2;
+      const double up = -(r + gap + 0.3 * font_size + (reach - 1) * font_size * 1.2);
+      const double side = r + gap + half + (reach - 1) * font_size;
+      const double mid = 0.3 * font_size;
+      candidates.insert(candidates.end(), {{0, down},
+                                           {0, up},
+                                           {side, mid},
+                                           {-side, mid},
+                                           {side, down},
+                                           {-side, down},
+                                           {side, up},
+                                           {-side, up}});
+    }
+    bool found = false;
+    Box best_box{};
+    for (std::size_t c = 0; c < candidates.size() && !found; ++c) {
+      const double ax = x + candidates[c].first, ay = y + candidates[c].second;
+      const Box box = text_box(ax, ay, font_size, names[t].size());
+      if (box.x0 < 0 || box.y0 < 0 || box.x1 > width || box.y1 > height) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const Box& b) { return b.overlaps(box); }))
+        continue;
+      placed[t] = {ax, ay, c >= 8};
+      best_box = box;
+      found = true;
+    }
+    if (!found) {  // nowhere free: below, as before
+      placed[t] = {x, y + r + gap + 0.9 * font_size, false};
+      best_box = text_box(placed[t].x, placed[t].y, font_size, names[t].size());
+    }
+    taken.push_back(best_box);
+  }
+  return placed;
+}
+
+// Legend entries laid out left to right, wrapping onto a new row when the next would not fit.
+struct LegendItem {
+  const char* swatch;  // fill colour, or nullptr for a river line
+  std::string text;
+};
 
 }  // namespace
 
@@ -127,9 +213,37 @@ std::string svg_map(const DanelawGame& game, const State* state) {
     y_min = std::min(y_min, y);
     y_max = std::max(y_max, y);
   }
-  const double margin = 40.0, legend = 70.0;
+  const double margin = 40.0;
   const double dx = margin - x_min, dy = margin - y_min;
-  const double width = x_max - x_min + 2 * margin, height = y_max - y_min + 2 * margin + legend;
+  const double width = x_max - x_min + 2 * margin;
+  // The legend: its rows wrap at the picture's width, and the picture grows to hold them.
+  constexpr double kLegendFont = 10, kLegendRow = 18;
+  const std::vector<LegendItem> legend_items = {
+      {terrain_colour(Terrain::kSea), "sea (numbers: sea sectors)"},
+      {terrain_colour(Terrain::kPlain), "plain"},
+      {terrain_colour(Terrain::kHills), "hills"},
+      {terrain_colour(Terrain::kWetland), "wetland"},
+      {terrain_colour(Terrain::kForest), "forest"},
+      {nullptr, "river: +1 to cross, -1 to attack across"},
+      {"#ffffff", "town held by the English"},
+      {"#c0392b", "town held by the Danes"},
+      {"#b03020", "D Danish army"},
+      {"#2a4f9a", "E English field army"},
+      {"#8a9bb5", "M militia"}};
+  std::vector<std::pair<double, double>> legend_positions;
+  double legend_x = margin, legend_row = 0;
+  for (const LegendItem& item : legend_items) {
+    const double item_width = 18 + kGlyphWidthEm * kLegendFont * item.text.size() + 16;
+    if (legend_x > margin && legend_x + item_width > width - margin / 2) {
+      legend_x = margin;
+      legend_row += 1;
+    }
+    legend_positions.emplace_back(legend_x, legend_row * kLegendRow);
+    legend_x += item_width;
+  }
+  const double legend_height = (legend_row + 1) * kLegendRow + 16;
+  const double height = y_max - y_min + 2 * margin + legend_height;
+  for (auto& position : legend_positions) position.second += height - legend_height + 14;
   auto corner = [&](const HexInfo& h, int i) {
     const auto [cx, cy] = centre(h);
     const double a = (60.0 * i - 30.0) * M_PI / 180.0;
@@ -162,6 +276,7 @@ std::string svg_map(const DanelawGame& game, const State* state) {
   }
   out << "</g>\n";
   // 3. Sea sector numbers: one large number at the middle of each sector, small ones per hex.
+  std::vector<Box> sector_labels;  // town names keep clear of the large ones
   for (int sector = 1; sector <= kSeaSectors; ++sector) {
     double sx = 0, sy = 0;
     int n = 0;
@@ -187,6 +302,7 @@ std::string svg_map(const DanelawGame& game, const State* state) {
       }
     }
     const auto [x, y] = centre(map.hex(best));
+    sector_labels.push_back(text_box(x + dx, y + dy + 9, 28, std::to_string(sector).size()));
     out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 9 << "\" font-size=\"28\" "
         << "font-weight=\"bold\" fill=\"#2d5f8f\" text-anchor=\"middle\">" << sector << "</text>\n";
   }
@@ -210,20 +326,40 @@ std::string svg_map(const DanelawGame& game, const State* state) {
     }
   }
   out << "</g>\n";
-  // 5. Towns: a ring coloured by control, and the name.
+  // 5. Towns: a ring coloured by control, and the name where it collides with nothing else.
+  std::vector<std::pair<double, double>> town_points;
+  std::vector<std::string> town_names;
+  std::vector<double> town_radius;
   for (std::size_t t = 0; t < map.towns().size(); ++t) {
     const Town& town = map.towns()[t];
     const auto [x, y] = centre(map.hex(town.hex));
-    const bool danish = state && game.town_held_by_danes(*state, static_cast<int>(t));
     // With an army on the town the ring is drawn wider, so that control shows around the marker.
     const bool occupied = state && game.army_at(*state, town.hex) >= 0;
-    out << "<circle cx=\"" << x + dx << "\" cy=\"" << y + dy << "\" r=\"" << (occupied ? 10 : 5)
-        << "\" fill=\"" << (danish ? "#c0392b" : "#ffffff")
-        << "\" stroke=\"#222\" stroke-width=\"1.5\"/>\n";
-    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + (occupied ? 18 : 13)
-        << "\" font-size=\"8\" "
+    town_points.emplace_back(x + dx, y + dy);
+    town_names.push_back(town.name);
+    town_radius.push_back(occupied ? 10 : 5);
+  }
+  std::vector<Box> armies = sector_labels;  // obstacles for the town names
+  for (int i = 0; state != nullptr && i < state->army_count; ++i) {
+    const auto [x, y] = centre(map.hex(state->armies[i].hex));
+    armies.push_back({x + dx - 6, y + dy - 6, x + dx + 6, y + dy + 6});
+  }
+  constexpr double kTownFont = 8;
+  const std::vector<PlacedLabel> labels = place_town_labels(
+      town_points, town_names, town_radius, armies, kTownFont, width, height - legend_height);
+  for (std::size_t t = 0; t < map.towns().size(); ++t) {
+    const auto [x, y] = town_points[t];
+    const bool danish = state && game.town_held_by_danes(*state, static_cast<int>(t));
+    out << "<circle cx=\"" << x << "\" cy=\"" << y << "\" r=\"" << town_radius[t] << "\" fill=\""
+        << (danish ? "#c0392b" : "#ffffff") << "\" stroke=\"#222\" stroke-width=\"1.5\"/>\n";
+    if (labels[t].leader) {
+      out << "<line x1=\"" << x << "\" y1=\"" << y << "\" x2=\"" << labels[t].x << "\" y2=\""
+          << labels[t].y - 0.3 * kTownFont << "\" stroke=\"#222\" stroke-width=\"0.6\"/>\n";
+    }
+    out << "<text class=\"town\" x=\"" << labels[t].x << "\" y=\"" << labels[t].y
+        << "\" font-size=\"" << kTownFont << "\" "
         << "text-anchor=\"middle\" fill=\"#111\" stroke=\"white\" stroke-width=\"2\" "
-        << "paint-order=\"stroke\">" << town.name << "</text>\n";
+        << "paint-order=\"stroke\">" << town_names[t] << "</text>\n";
   }
   // 6. Armies.
   if (state) {
@@ -240,26 +376,21 @@ std::string svg_map(const DanelawGame& game, const State* state) {
           << "font-weight=\"bold\" fill=\"white\" text-anchor=\"middle\">" << letter << "</text>\n";
     }
   }
-  // 7. Legend.
-  const double ly = height - legend + 10;
-  const std::pair<Terrain, const char*> items[] = {{Terrain::kSea, "sea (sector number)"},
-                                                   {Terrain::kPlain, "plain"},
-                                                   {Terrain::kHills, "hills"},
-                                                   {Terrain::kWetland, "wetland"},
-                                                   {Terrain::kForest, "forest"}};
-  double lx = margin;
-  for (const auto& [terrain, name] : items) {
-    out << "<rect x=\"" << lx << "\" y=\"" << ly << "\" width=\"14\" height=\"14\" fill=\""
-        << terrain_colour(terrain) << "\" stroke=\"#555\"/>\n<text x=\"" << lx + 18 << "\" y=\""
-        << ly + 11 << "\" font-size=\"10\">" << name << "</text>\n";
-    lx += 110;
+  // 7. Legend, wrapped to the picture's width.
+  out << "<g class=\"legend\" font-size=\"" << kLegendFont << "\">\n";
+  for (std::size_t i = 0; i < legend_items.size(); ++i) {
+    const auto [lx, ly] = legend_positions[i];
+    const LegendItem& item = legend_items[i];
+    if (item.swatch != nullptr) {
+      out << "<rect x=\"" << lx << "\" y=\"" << ly - 11 << "\" width=\"14\" height=\"14\" fill=\""
+          << item.swatch << "\" stroke=\"#555\"/>\n";
+    } else {
+      out << "<line x1=\"" << lx << "\" y1=\"" << ly - 4 << "\" x2=\"" << lx + 14 << "\" y2=\""
+          << ly - 4 << "\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n";
+    }
+    out << "<text x=\"" << lx + 18 << "\" y=\"" << ly << "\">" << item.text << "</text>\n";
   }
-  out << "<line x1=\"" << margin << "\" y1=\"" << ly + 30 << "\" x2=\"" << margin + 20 << "\" y2=\""
-      << ly + 30 << "\" stroke=\"#1f5fbf\" stroke-width=\"3\"/>\n<text x=\"" << margin + 26
-      << "\" y=\"" << ly + 34
-      << "\" font-size=\"10\">river (+1 to cross, -1 to attack across)   "
-         "town: white English, red Danish   armies: D Danes, E English field army, M militia"
-      << "</text>\n";
+  out << "</g>\n";
   out << "</svg>\n";
   return out.str();
 }

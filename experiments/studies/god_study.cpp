@@ -4,11 +4,14 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "agents/duel_solver_agent.h"
@@ -69,6 +72,38 @@ std::string roll_title(Roll roll) {
       return "Goliath's recovery";
     default:
       return std::string(DuelGame::roll_name(roll));
+  }
+}
+
+// The roll as a player would name the moment to spend God on it (the roll gone against David).
+std::string roll_advice(Roll roll) {
+  switch (roll) {
+    case Roll::kInitiative:
+      return "a lost initiative roll";
+    case Roll::kDavidMove:
+      return "David's own movement roll";
+    case Roll::kStoneToHit:
+      return "a stone that misses";
+    case Roll::kStoneDamage:
+      return "a stone that Goliath's armour absorbs";
+    case Roll::kStoneDaze:
+      return "a stone that fails to daze Goliath";
+    case Roll::kSearch:
+      return "a failed search for a stone";
+    case Roll::kFleeTest:
+      return "a failed flee test";
+    case Roll::kFleeMove:
+      return "a short flight";
+    case Roll::kMelee:
+      return "a lost melee";
+    case Roll::kJavelin:
+      return "a javelin that hits David";
+    case Roll::kGoliathMove:
+      return "Goliath's movement roll";
+    case Roll::kRecover:
+      return "Goliath's recovery while David is beheading him";
+    default:
+      return roll_title(roll);
   }
 }
 
@@ -215,7 +250,9 @@ std::string colour(double v) {
   return text;
 }
 
-// David's win probability, David to declare, for every David position with Goliath fixed.
+// David's win probability, David to declare, for every David position with Goliath fixed.  The
+// colours span the values on this map (they differ by a few points across the board, so a fixed
+// 0-1 scale would paint one flat colour), with a labelled colour bar under the board.
 std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
                          std::uint8_t flags, const std::string& title, double* min_out,
                          double* max_out) {
@@ -223,14 +260,12 @@ std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_
   const int scale = 16;  // pixels per cm
   const int board = game.rules().board_cm;
   const int margin = 40;
-  std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << board * scale + 2 * margin
-      << "\" height=\"" << board * scale + 2 * margin + 30
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
-  svg << "<rect x=\"" << margin << "\" y=\"" << margin << "\" width=\"" << board * scale
-      << "\" height=\"" << board * scale << "\" fill=\"#dddddd\" stroke=\"black\"/>\n";
+  const int bar_height = 14, legend_height = 60;
   const double pitch = game.rules().pitch_cm;
+  struct Cell {
+    double x, y, value;
+  };
+  std::vector<Cell> cells;
   double lo = 1, hi = 0;
   DuelState s = goliath_at;
   s.phase = Phase::kDeclare;
@@ -251,56 +286,104 @@ std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_
       const double v = solution.values()[*i];
       lo = std::min(lo, v);
       hi = std::max(hi, v);
-      const double cx = game.centre_x(kDavid, x) / 20.0, cy = game.centre_y(kDavid, y) / 20.0;
-      svg << "<rect x=\"" << margin + (cx - pitch / 2) * scale << "\" y=\""
-          << margin + (board - cy - pitch / 2) * scale << "\" width=\"" << pitch * scale
-          << "\" height=\"" << pitch * scale << "\" fill=\"" << colour(v) << "\"><title>" << v
-          << "</title></rect>\n";
+      cells.push_back({game.centre_x(kDavid, x) / 20.0, game.centre_y(kDavid, y) / 20.0, v});
     }
+  }
+  if (cells.empty()) lo = hi = 0;
+  // The scale: the data's range, widened to at least 0.01 so that noise is not painted as news.
+  double scale_lo = lo, scale_hi = hi;
+  if (scale_hi - scale_lo < 0.01) {
+    const double mid = 0.5 * (lo + hi);
+    scale_lo = std::max(0.0, mid - 0.005);
+    scale_hi = scale_lo + 0.01;
+  }
+  auto shade = [&](double v) { return colour((v - scale_lo) / (scale_hi - scale_lo)); };
+
+  std::ostringstream svg;
+  const char* const caption = "David's win probability on this map (north is up)";
+  constexpr double kGlyph = 0.6 * 12;  // estimated width of a 12-unit glyph
+  const double width = std::max(
+      {static_cast<double>(board * scale + 2 * margin),
+       2 * margin + kGlyph * static_cast<double>(title.size()),
+       2 * margin + kGlyph * static_cast<double>(std::char_traits<char>::length(caption))});
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << board * scale + 2 * margin + legend_height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
+  svg << "<rect x=\"" << margin << "\" y=\"" << margin << "\" width=\"" << board * scale
+      << "\" height=\"" << board * scale << "\" fill=\"#dddddd\" stroke=\"black\"/>\n";
+  for (const Cell& c : cells) {
+    svg << "<rect x=\"" << margin + (c.x - pitch / 2) * scale << "\" y=\""
+        << margin + (board - c.y - pitch / 2) * scale << "\" width=\"" << pitch * scale
+        << "\" height=\"" << pitch * scale << "\" fill=\"" << shade(c.value) << "\"><title>"
+        << c.value << "</title></rect>\n";
   }
   const double gx = game.centre_x(kGoliath, s.goliath_x) / 20.0,
                gy = game.centre_y(kGoliath, s.goliath_y) / 20.0;
   svg << "<circle cx=\"" << margin + gx * scale << "\" cy=\"" << margin + (board - gy) * scale
       << "\" r=\"" << game.rules().goliath_base_mm / 20.0 * scale
       << "\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n";
-  svg << "<text x=\"" << margin + gx * scale - 4 << "\" y=\"" << margin + (board - gy) * scale + 4
-      << "\">G</text>\n";
-  // Legend.
-  const int ly = margin + board * scale + 12;
-  for (int k = 0; k <= 10; ++k) {
-    svg << "<rect x=\"" << margin + k * 24 << "\" y=\"" << ly
-        << "\" width=\"24\" height=\"10\" fill=\"" << colour(k / 10.0) << "\"/>\n";
+  svg << "<text x=\"" << margin + gx * scale << "\" y=\"" << margin + (board - gy) * scale + 4
+      << "\" text-anchor=\"middle\">G</text>\n";
+  // Colour bar: the scale's range in 20 steps, with its ends and middle labelled.
+  const int ly = margin + board * scale + 10;
+  const double bar_width = board * scale;
+  constexpr int kSteps = 20;
+  for (int k = 0; k < kSteps; ++k) {
+    svg << "<rect x=\"" << margin + k * bar_width / kSteps << "\" y=\"" << ly << "\" width=\""
+        << bar_width / kSteps + 0.5 << "\" height=\"" << bar_height << "\" fill=\""
+        << colour((k + 0.5) / kSteps) << "\"/>\n";
   }
-  svg << "<text x=\"" << margin + 11 * 24 + 6 << "\" y=\"" << ly + 10
-      << "\">David's win probability 0 to 1 (north is up)</text>\n";
+  svg << "<rect x=\"" << margin << "\" y=\"" << ly << "\" width=\"" << bar_width << "\" height=\""
+      << bar_height << "\" fill=\"none\" stroke=\"#555\"/>\n";
+  const std::pair<double, const char*> ticks[] = {{0.0, "start"}, {0.5, "middle"}, {1.0, "end"}};
+  for (const auto& [t, anchor] : ticks) {
+    const double x = margin + t * bar_width;
+    svg << "<line x1=\"" << x << "\" y1=\"" << ly + bar_height << "\" x2=\"" << x << "\" y2=\""
+        << ly + bar_height + 4 << "\" stroke=\"#555\"/>\n";
+    char label[32];
+    std::snprintf(label, sizeof label, "%.1f%%", 100 * (scale_lo + t * (scale_hi - scale_lo)));
+    svg << "<text x=\"" << x << "\" y=\"" << ly + bar_height + 16 << "\" text-anchor=\"" << anchor
+        << "\">" << label << "</text>\n";
+  }
+  svg << "<text x=\"" << margin << "\" y=\"" << ly + bar_height + 34 << "\">" << caption
+      << "</text>\n";
   svg << "</svg>\n";
   *min_out = lo;
   *max_out = hi;
   return svg.str();
 }
 
+// Horizontal bars, one per row with its whole label on the left, so long labels never collide.
 std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bars,
                           const std::string& title) {
-  const int width = 60, height = 200, margin = 40;
+  constexpr double kFont = 11, kGlyph = 0.6 * kFont, kRow = 22, kBarLength = 320, kMargin = 20;
+  std::size_t longest = 0;
+  for (const auto& b : bars) longest = std::max(longest, b.first.size());
+  const double label_width = kGlyph * static_cast<double>(longest) + 10;
   double top = 0;
   for (const auto& b : bars) top = std::max(top, b.second);
   if (top <= 0) top = 1;
+  const double width = std::max(kMargin * 2 + label_width + kBarLength + 60,
+                                kMargin * 2 + kGlyph * static_cast<double>(title.size()));
+  const double height = 40 + kRow * static_cast<double>(bars.size()) + kMargin;
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
-      << margin * 2 + width * static_cast<int>(bars.size()) << "\" height=\""
-      << height + 2 * margin + 20 << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"" << kFont << "\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"20\">" << title << "</text>\n";
   for (std::size_t i = 0; i < bars.size(); ++i) {
-    const double h = bars[i].second / top * height;
-    const double x = margin + static_cast<double>(i) * width;
-    svg << "<rect x=\"" << x + 8 << "\" y=\"" << margin + height - h << "\" width=\"" << width - 16
-        << "\" height=\"" << h << "\" fill=\"#4477aa\"/>\n";
+    const double y = 36 + kRow * static_cast<double>(i);
+    const double length = bars[i].second / top * kBarLength;
+    svg << "<text x=\"" << kMargin + label_width - 6 << "\" y=\"" << y + 12
+        << "\" text-anchor=\"end\">" << bars[i].first << "</text>\n";
+    svg << "<rect x=\"" << kMargin + label_width << "\" y=\"" << y << "\" width=\"" << length
+        << "\" height=\"" << kRow - 6 << "\" fill=\"#4477aa\"/>\n";
     char value[32];
     std::snprintf(value, sizeof value, "%.1f%%", 100 * bars[i].second);
-    svg << "<text x=\"" << x + 10 << "\" y=\"" << margin + height - h - 4 << "\">" << value
-        << "</text>\n";
-    svg << "<text x=\"" << x + 8 << "\" y=\"" << margin + height + 16 << "\">" << bars[i].first
-        << "</text>\n";
+    svg << "<text x=\"" << kMargin + label_width + length + 4 << "\" y=\"" << y + 12 << "\">"
+        << value << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();
@@ -332,6 +415,110 @@ AgentPtr<DuelGame> study_agent(const DuelGame& game, const std::string& spec,
 
 }  // namespace
 
+// "In short": a few plain sentences drawn from the numbers, for a player at the table.
+void write_advice(std::ostream& md, const GodStudyResult& result, const SolveSummary& summary,
+                  double n) {
+  std::vector<std::pair<std::int64_t, Roll>> uses;
+  std::vector<Roll> never;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.rerolled > 0) uses.push_back({r.rerolled, roll});
+    if (r.offered > 0 && r.rerolled * 1000 < r.offered) never.push_back(roll);
+  }
+  std::sort(uses.rbegin(), uses.rend());
+  md << "## In short\n\n";
+  md << "God is worth " << pct(summary.start - summary.start_without_god, 1)
+     << " of win probability to David: with best play he wins " << pct(summary.start, 1)
+     << " of games with God and " << pct(summary.start_without_god, 1) << " without. ";
+  md << "Save God: optimal David spends it in " << pct(result.god_used_games / n, 0)
+     << " of games and keeps it through most rolls";
+  if (!uses.empty()) {
+    md << ". Spend it on ";
+    std::int64_t covered = 0;
+    for (std::size_t k = 0; k < uses.size() && k < 4; ++k) {
+      md << (k == 0                                           ? ""
+             : k + 1 == std::min<std::size_t>(uses.size(), 4) ? " or "
+                                                              : ", ")
+         << roll_advice(uses[k].second);
+      covered += uses[k].first;
+    }
+    md << " (together "
+       << pct(static_cast<double>(covered) / std::max<std::int64_t>(1, result.god_used_games), 0)
+       << " of the times optimal David invokes God)";
+  }
+  if (!never.empty()) {
+    md << "; never on ";
+    for (std::size_t k = 0; k < never.size() && k < 4; ++k) {
+      md << (k == 0                                            ? ""
+             : k + 1 == std::min<std::size_t>(never.size(), 4) ? " or "
+                                                               : ", ")
+         << roll_advice(never[k]);
+    }
+  }
+  md << ".\n\n";
+}
+
+void write_rules_of_thumb(std::ostream& md, const GodStudyResult& result,
+                          std::map<Roll, std::map<std::string, SituationStats>>& situations,
+                          double n) {
+  md << "## The optimal policy as rules of thumb\n\n"
+     << "The rolls on which optimal David spends God, the most valuable first, each with the "
+        "situations that decide it (how often God is spent there when the situation arises, and "
+        "the win probability it adds).\n\n";
+  std::vector<std::pair<double, Roll>> ranked;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    ranked.push_back({r.gain / n, roll});
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  int rule = 1;
+  for (const auto& [gain_per_game, roll] : ranked) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.rerolled == 0 || rule > 5) continue;
+    // The rule names outcomes ("David killed", "recovers"), not exact dice: situations are
+    // grouped by the outcome in their parentheses and the rest of their context.
+    std::map<std::string, SituationStats> by_outcome;
+    for (const auto& [key, st] : situations[roll]) {
+      const auto open = key.find('('), close = key.find(')');
+      std::string outcome =
+          open == std::string::npos ? key : key.substr(open + 1, close - open - 1);
+      if (close != std::string::npos && close + 1 < key.size()) outcome += key.substr(close + 1);
+      if (roll == Roll::kGoliathMove || roll == Roll::kDavidMove || roll == Roll::kSearch)
+        outcome = key;
+      SituationStats& o = by_outcome[outcome];
+      o.offered += st.offered;
+      o.rerolled += st.rerolled;
+      o.gain += st.gain;
+    }
+    std::vector<std::pair<std::string, SituationStats>> rows(by_outcome.begin(), by_outcome.end());
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.second.rerolled > b.second.rerolled; });
+    std::string when;
+    int listed = 0;
+    for (const auto& [key, st] : rows) {
+      if (st.rerolled == 0 || listed >= 3) continue;
+      when += std::string(listed ? "; " : "") + key + ": God spent " +
+              pct(static_cast<double>(st.rerolled) / st.offered, 0) + " of the times, +" +
+              pct(st.gain / static_cast<double>(st.rerolled), 1);
+      ++listed;
+    }
+    md << rule++ << ". **" << roll_title(roll) << "** (re-roll " << roll_advice(roll)
+       << "): God is spent here in " << pct(r.rerolled / n, 1) << " of games ("
+       << pct(static_cast<double>(r.rerolled) / std::max<std::int64_t>(1, result.god_used_games), 0)
+       << " of all uses), adding " << pct(r.gain / static_cast<double>(r.rerolled), 1)
+       << " win probability on average. Situations: " << when << ".\n";
+  }
+  std::string never;
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.offered > 0 && r.rerolled * 1000 < r.offered)
+      never += (never.empty() ? "" : ", ") + roll_title(roll);
+  }
+  if (!never.empty())
+    md << rule << ". **Almost never** (under 0.1% of the times offered): " << never << ".\n";
+  md << "\n";
+}
+
 GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
                                const std::string& out_dir) {
   if (options.games < 1) throw OptionError("the study needs at least one game");
@@ -346,13 +533,34 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   //    results are summed in game order, so the report is the same for any thread count.
   std::vector<GameLog> logs(static_cast<std::size_t>(options.games));
   tbb::task_arena arena(std::max(1, options.threads));
-  arena.execute([&] {
-    tbb::parallel_for(0, options.games, [&](int i) {
-      logs[static_cast<std::size_t>(i)] = play_optimal(
-          solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
-          options.max_plies);
+  const auto started = std::chrono::steady_clock::now();
+  auto log = [&](const std::string& line) {
+    if (!options.log) return;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "[%6.1f s] ", seconds);
+    options.log(stamp + line);
+  };
+  log("playing " + std::to_string(options.games) + " optimal games");
+  {
+    // Progress every tenth of the games, from whichever thread finishes the game that crosses it.
+    std::atomic<int> finished{0};
+    std::mutex log_mutex;
+    const int tenth = std::max(1, options.games / 10);
+    arena.execute([&] {
+      tbb::parallel_for(0, options.games, [&](int i) {
+        logs[static_cast<std::size_t>(i)] = play_optimal(
+            solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
+            options.max_plies);
+        const int done = ++finished;
+        if (done % tenth == 0 && done < options.games) {
+          const std::lock_guard<std::mutex> lock(log_mutex);
+          log("  " + std::to_string(done) + " of " + std::to_string(options.games) + " games");
+        }
+      });
     });
-  });
+  }
   GodStudyResult result;
   result.games = options.games;
   result.by_roll.resize(16);
@@ -390,6 +598,7 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   if (result.cut_games < options.games)
     result.mean_plies = static_cast<double>(ended_plies) / (options.games - result.cut_games);
 
+  log("drawing the heat maps and charts");
   // 2. Heat maps.
   struct Map {
     std::string file, caption;
@@ -431,13 +640,16 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   std::vector<std::pair<std::string, double>> roll_bars;
   for (Roll roll : kStudiedRolls) {
     const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    if (r.rerolled > 0)
-      roll_bars.push_back({std::string(DuelGame::roll_name(roll)).substr(0, 9), r.rerolled / n});
+    if (r.rerolled > 0) roll_bars.push_back({roll_title(roll), r.rerolled / n});
   }
   write_file_atomic(
       (std::filesystem::path(out_dir) / "god-roll.svg").string(),
       bar_chart_svg(roll_bars, "Roll on which optimal David invokes God (share of all games)"));
 
+  if (!options.agents.empty() && options.matchup_games > 0) {
+    log("playing the matchups: " + std::to_string(options.agents.size() * options.agents.size()) +
+        " pairs of agents, " + std::to_string(options.matchup_games) + " games each");
+  }
   // 4. Matchups.
   struct Matchup {
     std::string david, goliath;
@@ -467,9 +679,83 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     }
   }
 
-  // 5. The report.
-  std::ostringstream md;
+  // 5. The report: plain advice first, the tables behind it in the appendix.
+  std::ostringstream md, appendix;
+  appendix << "By roll and turn (share of all games):\n\n| roll |";
+  for (int b = 0; b < kTurnBuckets; ++b) appendix << " " << kTurnBucketNames[b] << " |";
+  appendix << "\n|---|";
+  for (int b = 0; b < kTurnBuckets; ++b) appendix << "---|";
+  appendix << "\n";
+  for (const auto& [roll, turns] : use_turns) {
+    appendix << "| " << roll_title(roll) << " |";
+    for (int b = 0; b < kTurnBuckets; ++b)
+      appendix << " " << pct(turns[static_cast<std::size_t>(b)] / n, 2) << " |";
+    appendix << "\n";
+  }
+  appendix << "\n";
+
+  appendix << "### Each kind of roll: when a re-roll is optimal\n\n";
+  appendix
+      << "*Offered* counts the rolls after which David still had God (per game, optimal play); "
+         "*re-rolled* is how "
+         "often optimal play spent God there; *gain* is the exact win probability a re-roll adds "
+         "over "
+         "accepting, averaged over the re-rolls.\n\n";
+  appendix << "| roll | offered per game | re-rolled (share of games) | mean gain per re-roll "
+              "|\n|---|---|---|---|\n";
+  for (Roll roll : kStudiedRolls) {
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    appendix << "| " << roll_title(roll) << " | " << num(r.offered / n, 2) << " | "
+             << pct(r.rerolled / n, 2) << " | "
+             << (r.rerolled ? num(r.gain / static_cast<double>(r.rerolled), 4) : std::string("-"))
+             << " |\n";
+  }
+  appendix << "\n";
+  for (Roll roll : kStudiedRolls) {
+    auto& table = situations[roll];
+    std::vector<std::pair<std::string, SituationStats>> rows(table.begin(), table.end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second.rerolled != b.second.rerolled ? a.second.rerolled > b.second.rerolled
+                                                    : a.second.offered > b.second.offered;
+    });
+    appendix << "#### " << roll_title(roll) << "\n\n";
+    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
+    if (r.offered == 0) {
+      appendix << "Never met with God available in the simulated games.\n\n";
+      continue;
+    }
+    if (r.rerolled == 0) {
+      appendix << "Optimal play never re-rolled this roll (" << r.offered << " times offered).\n\n";
+      continue;
+    }
+    appendix << "| situation | arises (per game) | re-rolled when it arises | mean gain "
+                "|\n|---|---|---|---|\n";
+    int shown = 0;
+    SituationStats rest;
+    for (const auto& [key, st] : rows) {
+      if (st.rerolled == 0 || shown >= 12) {
+        rest.offered += st.offered;
+        rest.rerolled += st.rerolled;
+        rest.gain += st.gain;
+        continue;
+      }
+      appendix << "| " << key << " | " << num(st.offered / n, 4) << " | "
+               << pct(static_cast<double>(st.rerolled) / st.offered, 1) << " | "
+               << num(st.gain / static_cast<double>(st.rerolled), 4) << " |\n";
+      ++shown;
+    }
+    if (rest.offered > 0) {
+      appendix << "| every other situation of this roll | " << num(rest.offered / n, 4) << " | "
+               << pct(static_cast<double>(rest.rerolled) / rest.offered, 1) << " | "
+               << (rest.rerolled ? num(rest.gain / static_cast<double>(rest.rerolled), 4)
+                                 : std::string("-"))
+               << " |\n";
+    }
+    appendix << "\n";
+  }
+
   md << "# When should David invoke God?\n\n";
+  write_advice(md, result, summary, n);
   md << "An exact study of the duel (rules: board " << game.rules().board_cm
      << " cm, lattice pitch " << game.rules().pitch_cm
      << " cm; every other rule at the values below). Every number marked *exact* "
@@ -526,65 +812,8 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     md << "| " << kTurnBucketNames[b] << " | "
        << pct(result.use_by_turn[static_cast<std::size_t>(b)] / n, 2) << " |\n";
   md << "| never | " << pct(1 - result.god_used_games / n, 2) << " |\n\n";
-  md << "By roll and turn (share of all games):\n\n| roll |";
-  for (int b = 0; b < kTurnBuckets; ++b) md << " " << kTurnBucketNames[b] << " |";
-  md << "\n|---|";
-  for (int b = 0; b < kTurnBuckets; ++b) md << "---|";
-  md << "\n";
-  for (const auto& [roll, turns] : use_turns) {
-    md << "| " << roll_title(roll) << " |";
-    for (int b = 0; b < kTurnBuckets; ++b)
-      md << " " << pct(turns[static_cast<std::size_t>(b)] / n, 2) << " |";
-    md << "\n";
-  }
-  md << "\n";
-
-  md << "## Each kind of roll: when a re-roll is optimal\n\n";
-  md << "*Offered* counts the rolls after which David still had God (per game, optimal play); "
-        "*re-rolled* is how "
-        "often optimal play spent God there; *gain* is the exact win probability a re-roll adds "
-        "over "
-        "accepting, averaged over the re-rolls.\n\n";
-  md << "| roll | offered per game | re-rolled (share of games) | mean gain per re-roll "
-        "|\n|---|---|---|---|\n";
-  for (Roll roll : kStudiedRolls) {
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    md << "| " << roll_title(roll) << " | " << num(r.offered / n, 2) << " | "
-       << pct(r.rerolled / n, 2) << " | "
-       << (r.rerolled ? num(r.gain / static_cast<double>(r.rerolled), 4) : std::string("-"))
-       << " |\n";
-  }
-  md << "\n";
-  for (Roll roll : kStudiedRolls) {
-    auto& table = situations[roll];
-    std::vector<std::pair<std::string, SituationStats>> rows(table.begin(), table.end());
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-      return a.second.rerolled != b.second.rerolled ? a.second.rerolled > b.second.rerolled
-                                                    : a.second.offered > b.second.offered;
-    });
-    md << "### " << roll_title(roll) << "\n\n";
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    if (r.offered == 0) {
-      md << "Never met with God available in the simulated games.\n\n";
-      continue;
-    }
-    if (r.rerolled == 0) {
-      md << "Optimal play never re-rolled this roll (" << r.offered << " times offered).\n\n";
-      continue;
-    }
-    md << "| situation | arises (per game) | re-rolled when it arises | mean gain "
-          "|\n|---|---|---|---|\n";
-    int shown = 0;
-    for (const auto& [key, st] : rows) {
-      if (st.rerolled == 0 || shown >= 12) break;
-      md << "| " << key << " | " << num(st.offered / n, 4) << " | "
-         << pct(static_cast<double>(st.rerolled) / st.offered, 1) << " | "
-         << num(st.gain / static_cast<double>(st.rerolled), 4) << " |\n";
-      ++shown;
-    }
-    md << "\n";
-  }
-
+  // The rules of thumb, then the tables behind them in the appendix.
+  write_rules_of_thumb(md, result, situations, n);
   md << "## Where David stands: heat maps (exact)\n\n";
   md << "Each map fixes Goliath (black circle) with shield and javelin and colours every David "
         "position by "
@@ -593,60 +822,6 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     md << "- " << m.caption << ": from " << num(m.lo, 3) << " to " << num(m.hi, 3)
        << "\n\n  ![map](" << m.file << ")\n\n";
   }
-
-  md << "## The optimal policy as rules of thumb\n\n";
-  std::vector<std::pair<double, Roll>> ranked;
-  for (Roll roll : kStudiedRolls) {
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    ranked.push_back({r.gain / n, roll});
-  }
-  std::sort(ranked.rbegin(), ranked.rend());
-  int rule = 1;
-  for (const auto& [gain_per_game, roll] : ranked) {
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    if (r.rerolled == 0 || rule > 5) continue;
-    // The rule names outcomes ("David killed", "recovers"), not exact dice: situations are
-    // grouped by the outcome in their parentheses and the rest of their context.
-    std::map<std::string, SituationStats> by_outcome;
-    for (const auto& [key, st] : situations[roll]) {
-      const auto open = key.find('('), close = key.find(')');
-      std::string outcome =
-          open == std::string::npos ? key : key.substr(open + 1, close - open - 1);
-      if (close != std::string::npos && close + 1 < key.size()) outcome += key.substr(close + 1);
-      if (roll == Roll::kGoliathMove || roll == Roll::kDavidMove || roll == Roll::kSearch)
-        outcome = key;
-      SituationStats& o = by_outcome[outcome];
-      o.offered += st.offered;
-      o.rerolled += st.rerolled;
-      o.gain += st.gain;
-    }
-    std::vector<std::pair<std::string, SituationStats>> rows(by_outcome.begin(), by_outcome.end());
-    std::sort(rows.begin(), rows.end(),
-              [](const auto& a, const auto& b) { return a.second.rerolled > b.second.rerolled; });
-    std::string when;
-    int listed = 0;
-    for (const auto& [key, st] : rows) {
-      if (st.rerolled == 0 || listed >= 3) continue;
-      when += std::string(listed ? "; " : "") + "when " + key + " (re-rolled " +
-              pct(static_cast<double>(st.rerolled) / st.offered, 0) + " of the time, +" +
-              num(st.gain / static_cast<double>(st.rerolled), 3) + ")";
-      ++listed;
-    }
-    md << rule++ << ". **" << roll_title(roll) << "**: optimal David spends God here in "
-       << pct(r.rerolled / n, 1) << " of games ("
-       << pct(static_cast<double>(r.rerolled) / std::max<std::int64_t>(1, result.god_used_games), 0)
-       << " of all God uses), gaining " << num(r.gain / static_cast<double>(r.rerolled), 3)
-       << " win probability on average: " << when << ".\n";
-  }
-  std::string never;
-  for (Roll roll : kStudiedRolls) {
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    if (r.offered > 0 && r.rerolled * 1000 < r.offered)
-      never += (never.empty() ? "" : ", ") + roll_title(roll);
-  }
-  if (!never.empty())
-    md << rule << ". **Almost never** (under 0.1% of the times offered): " << never << ".\n";
-  md << "\n";
 
   if (!matchups.empty()) {
     md << "## Matchups\n\nDavid's win rate (95% Wilson interval), " << options.matchup_games
@@ -668,6 +843,7 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     }
     md << "\n";
   }
+  md << "## Appendix: the tables behind the advice\n\n" << appendix.str();
   md << "## Method\n\nThe solution (`sling solve duel`, docs/solver.md): " << summary.states
      << " declare states, " << summary.layers << " layers, " << summary.sweeps << " sweeps, "
      << num(summary.seconds, 1) << " s. "

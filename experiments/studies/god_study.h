@@ -6,6 +6,7 @@
 // DIR/report.md with SVG figures.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ struct GodStudyOptions {
   // Study a solution whose bracket is not certified: the solver agents accept it and the report
   // says so at the top.
   bool allow_uncertified = false;
+  // Progress lines (the stages, and every tenth of the games), when set.
+  std::function<void(const std::string&)> log;
 };
 
 // Statistics of the God decisions of one kind of roll in optimal play.
