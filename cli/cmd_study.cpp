@@ -8,7 +8,9 @@
 #include "cli/command.h"
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
+#include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
+#include "play/play_agents.h"
 
 namespace sling::cli {
 namespace {
@@ -79,31 +81,84 @@ void run(const StudyGodCommand& c) {
             << " optimal games, God used in " << result.god_used_games << ")\n";
 }
 
-const RegisterCommand kRegister("study", "Studies built on exact solutions", [](CLI::App& sub) {
-  sub.require_subcommand(1);
-  CLI::App* god =
-      sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
-  auto command = std::make_shared<StudyGodCommand>();
-  god->add_option("--solution", command->solution_file, "Solution file from `sling solve duel`");
-  god->add_option("--rules", command->options.rules_file,
-                  "Rules to solve when no --solution is given");
-  god->add_option("--pitch", command->pitch_cm,
-                  "Lattice pitch to solve when no --solution is given")
-      ->check(CLI::Range(1, 5));
-  god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
-  god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
-      ->check(CLI::Range(1, 100000000));
-  god->add_option("--matchup-games", command->matchup_games, "Games per matchup (0: no matchups)")
-      ->check(CLI::Range(0, 1000000));
-  god->add_option("--max-plies", command->max_plies,
-                  "Stop a simulated game after this many plies (reported as cut)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
-  god->add_option("--agents", command->agents,
-                  "Agents of the matchup table (specs, comma-separated)");
-  god->add_option("--seed", command->seed, "Base seed");
-  god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
-  god->callback([command] { run(*command); });
-});
+// sling study balance danelaw --out DIR [--agent SPEC] [--games N]: danelaw's balance over rule
+// variants (experiments/studies/danelaw_balance.h).
+struct StudyBalanceCommand {
+  std::string game;
+  GameOptions options;
+  std::string out;
+  danelaw::BalanceOptions balance;
+};
+
+void run_balance(const StudyBalanceCommand& c) {
+  if (c.game != "danelaw") {
+    throw OptionError("study balance: only danelaw has a balance study (got '" + c.game + "')");
+  }
+  const danelaw::DanelawGame game =
+      danelaw::DanelawGame::from_files(c.options.rules_file, c.options.map_file);
+  const std::string spec = play::resolve_preset(game, c.balance.agent);
+  std::filesystem::create_directories(c.out);
+  check_writable((std::filesystem::path(c.out) / "report.md").string());
+  std::string command = "sling study balance danelaw --agent " + c.balance.agent + " --games " +
+                        std::to_string(c.balance.games) + " --seed " +
+                        std::to_string(c.balance.seed) + " --out " + c.out;
+  if (!c.options.rules_file.empty()) command += " --rules " + c.options.rules_file;
+  const auto variants = danelaw::default_balance_variants(game.rules());
+  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, spec, c.balance);
+  danelaw::write_balance_report(result, c.balance, command, c.out);
+  const auto& best = result.variants[result.closest];
+  std::cout << "balance study written to " << c.out
+            << "/report.md; closest to 50%: " << best.variant.name << " (Danes " << best.danish_wins
+            << " of " << best.games << ")\n";
+}
+
+const RegisterCommand kRegister(
+    "study", "Studies: the duel's God, danelaw's balance", [](CLI::App& sub) {
+      sub.require_subcommand(1);
+      CLI::App* god =
+          sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
+      auto command = std::make_shared<StudyGodCommand>();
+      god->add_option("--solution", command->solution_file,
+                      "Solution file from `sling solve duel`");
+      god->add_option("--rules", command->options.rules_file,
+                      "Rules to solve when no --solution is given");
+      god->add_option("--pitch", command->pitch_cm,
+                      "Lattice pitch to solve when no --solution is given")
+          ->check(CLI::Range(1, 5));
+      god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
+      god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
+          ->check(CLI::Range(1, 100000000));
+      god->add_option("--matchup-games", command->matchup_games,
+                      "Games per matchup (0: no matchups)")
+          ->check(CLI::Range(0, 1000000));
+      god->add_option("--max-plies", command->max_plies,
+                      "Stop a simulated game after this many plies (reported as cut)")
+          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
+      god->add_option("--agents", command->agents,
+                      "Agents of the matchup table (specs, comma-separated)");
+      god->add_option("--seed", command->seed, "Base seed");
+      god->add_option("--threads", command->threads, "Worker threads")->check(CLI::Range(1, 256));
+      god->callback([command] { run(*command); });
+
+      CLI::App* balance = sub.add_subcommand(
+          "balance", "Which danelaw rules make a fair game? (report.md + SVG over rule variants)");
+      auto balance_command = std::make_shared<StudyBalanceCommand>();
+      balance->add_option("game", balance_command->game, "Game: danelaw")->required();
+      balance->add_option("--out", balance_command->out, "Directory for report.md and the figure")
+          ->required();
+      balance->add_option("--agent", balance_command->balance.agent,
+                          "Agent on both sides: a preset (easy, normal, strong) or a spec");
+      balance->add_option("--games", balance_command->balance.games, "Games per variant")
+          ->check(CLI::Range(1, 1000000));
+      balance->add_option("--seed", balance_command->balance.seed,
+                          "Base seed (the same per variant)");
+      balance
+          ->add_option("--threads", balance_command->balance.threads,
+                       "Worker threads (0 = every core)")
+          ->check(CLI::Range(0, 256));
+      add_game_options(*balance, balance_command->options);
+      balance->callback([balance_command] { run_balance(*balance_command); });
+    });
 
 }  // namespace
 }  // namespace sling::cli

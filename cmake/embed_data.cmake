@@ -1,4 +1,6 @@
 # Writes a header holding each input file as a string literal, keyed by its file name.
+# INPUTS is a comma-separated list of files.
+string(REPLACE "," ";" INPUTS "${INPUTS}")
 set(content "#pragma once\n// Generated from engine/*/data/*.json; do not edit.\n#include <string_view>\n#include <utility>\n\nnamespace sling::embedded {\n\ninline constexpr std::pair<std::string_view, std::string_view> kFiles[] = {\n")
 foreach(input IN LISTS INPUTS)
   get_filename_component(name "${input}" NAME)
