@@ -81,8 +81,8 @@ void run(const StudyGodCommand& c) {
             << " optimal games, God used in " << result.god_used_games << ")\n";
 }
 
-// sling study balance danelaw --out DIR [--agent SPEC] [--games N]: danelaw's balance over rule
-// variants (experiments/studies/danelaw_balance.h).
+// sling study balance danelaw --out DIR [--danes SPEC] [--english SPEC] [--games N]: danelaw's
+// balance over rule variants (experiments/studies/danelaw_balance.h).
 struct StudyBalanceCommand {
   std::string game;
   GameOptions options;
@@ -96,15 +96,17 @@ void run_balance(const StudyBalanceCommand& c) {
   }
   const danelaw::DanelawGame game =
       danelaw::DanelawGame::from_files(c.options.rules_file, c.options.map_file);
-  const std::string spec = play::resolve_preset(game, c.balance.agent);
+  const std::array<std::string, 2> specs = {play::resolve_preset(game, c.balance.agents[0]),
+                                            play::resolve_preset(game, c.balance.agents[1])};
   std::filesystem::create_directories(c.out);
   check_writable((std::filesystem::path(c.out) / "report.md").string());
-  std::string command = "sling study balance danelaw --agent " + c.balance.agent + " --games " +
+  std::string command = "sling study balance danelaw --danes " + c.balance.agents[0] +
+                        " --english " + c.balance.agents[1] + " --games " +
                         std::to_string(c.balance.games) + " --seed " +
                         std::to_string(c.balance.seed) + " --out " + c.out;
   if (!c.options.rules_file.empty()) command += " --rules " + c.options.rules_file;
   const auto variants = danelaw::default_balance_variants(game.rules());
-  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, spec, c.balance);
+  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, specs, c.balance);
   danelaw::write_balance_report(result, c.balance, command, c.out);
   const auto& best = result.variants[result.closest];
   std::cout << "balance study written to " << c.out
@@ -146,8 +148,12 @@ const RegisterCommand kRegister(
       balance->add_option("game", balance_command->game, "Game: danelaw")->required();
       balance->add_option("--out", balance_command->out, "Directory for report.md and the figure")
           ->required();
-      balance->add_option("--agent", balance_command->balance.agent,
-                          "Agent on both sides: a preset (easy, normal, strong) or a spec");
+      balance->add_option("--danes", balance_command->balance.agents[0],
+                          "The Danes' agent: a preset (easy, normal, strong) or a spec (default "
+                          "strong, the stronger Danes)");
+      balance->add_option("--english", balance_command->balance.agents[1],
+                          "The English agent (default easy: the heuristic, the stronger English; "
+                          "docs/strength.md)");
       balance->add_option("--games", balance_command->balance.games, "Games per variant")
           ->check(CLI::Range(1, 1000000));
       balance->add_option("--seed", balance_command->balance.seed,

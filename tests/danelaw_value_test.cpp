@@ -207,10 +207,10 @@ TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
   for (const auto& v : variants) EXPECT_NO_THROW(DanelawGame{v.rules}) << v.name;
   const std::vector<BalanceVariant> two(variants.begin(), variants.begin() + 2);
   BalanceOptions options;
-  options.agent = "heuristic";
+  options.agents = {"heuristic", "heuristic"};
   options.games = 4;
   options.threads = 1;
-  const BalanceResult result = run_balance_study(two, "heuristic", options);
+  const BalanceResult result = run_balance_study(two, {"heuristic", "heuristic"}, options);
   ASSERT_EQ(result.variants.size(), 2u);
   for (const auto& v : result.variants) {
     EXPECT_EQ(v.games, 4);
@@ -221,7 +221,7 @@ TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
     EXPECT_GE(v.mean_danes_lost, 0.0);
   }
   // Same seeds and agent: the study is reproducible.
-  const BalanceResult again = run_balance_study(two, "heuristic", options);
+  const BalanceResult again = run_balance_study(two, {"heuristic", "heuristic"}, options);
   EXPECT_EQ(again.variants[1].danish_wins, result.variants[1].danish_wins);
   EXPECT_EQ(again.variants[1].mean_final_towns, result.variants[1].mean_final_towns);
   const auto dir = std::filesystem::temp_directory_path() / "sling-balance-test";

@@ -84,7 +84,8 @@ GameSummary summarise(const DanelawGame& game, const GameResult& result) {
 }  // namespace
 
 BalanceResult run_balance_study(const std::vector<BalanceVariant>& variants,
-                                const std::string& agent_spec, const BalanceOptions& options) {
+                                const std::array<std::string, 2>& specs,
+                                const BalanceOptions& options) {
   if (options.games < 1) throw OptionError("the balance study needs at least one game a variant");
   if (variants.empty()) throw OptionError("the balance study needs at least one variant");
   const auto start = std::chrono::steady_clock::now();
@@ -94,14 +95,14 @@ BalanceResult run_balance_study(const std::vector<BalanceVariant>& variants,
     const DanelawGame game(variant.rules);
     VariantOutcome outcome;
     outcome.variant = variant;
-    outcome.agent_spec = make_agent(game, agent_spec)->spec();
+    outcome.agent_specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
     outcome.games = options.games;
     std::vector<GameSummary> games(static_cast<std::size_t>(options.games));
     struct Players {
       AgentPtr<DanelawGame> agents[2];
     };
     tbb::enumerable_thread_specific<Players> workers([&] {
-      return Players{{make_agent(game, agent_spec), make_agent(game, agent_spec)}};
+      return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
     });
     arena.execute([&] {
       tbb::parallel_for(0, options.games, [&](int index) {
@@ -202,8 +203,9 @@ void write_balance_report(const BalanceResult& result, const BalanceOptions& opt
   const VariantOutcome& base = result.variants[0];
   md << " Under the default rules they win " << percent(base.danish_win_rate()) << " ("
      << percent(base.interval.low) << " to " << percent(base.interval.high) << ").\n\n"
-     << "Both sides are played by `" << base.agent_spec << "` (the `" << options.agent
-     << "` agent); every variant plays the same " << options.games
+     << "The Danes are played by `" << base.agent_specs[0] << "` (`" << options.agents[0]
+     << "`), the English by `" << base.agent_specs[1] << "` (`" << options.agents[1]
+     << "`); every variant plays the same " << options.games
      << " game seeds, so the dice are common across variants.\n\n"
      << "Reproduce: `" << command << "`\n\n"
      << "![Danes' win rate by variant](danes_win_rate.svg)\n\n"

@@ -1,10 +1,12 @@
 #pragma once
-// Danelaw's balance study (`sling study balance danelaw`): the same agent plays both sides over a
-// set of rule variants, every variant on the same game seeds (so variants are compared on the same
-// dice stream), and the report gives the Danes' win rate with its 95% Wilson interval per variant,
-// the variant closest to 50%, and from the games' records where the Danes stall: the towns they
-// hold at the end, the most they ever held, and the armies they lose.
+// Danelaw's balance study (`sling study balance danelaw`): the strongest agent of each side (by
+// default the planner for the Danes and the heuristic for the English, docs/strength.md) plays
+// over a set of rule variants, every variant on the same game seeds (so variants are compared on
+// the same dice stream), and the report gives the Danes' win rate with its 95% Wilson interval per
+// variant, the variant closest to 50%, and from the games' records where the Danes stall: the towns
+// they hold at the end, the most they ever held, and the armies they lose.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,15 +26,15 @@ struct BalanceVariant {
 std::vector<BalanceVariant> default_balance_variants(const DanelawRules& base);
 
 struct BalanceOptions {
-  std::string agent = "strong";  // a preset or agent spec, on both sides
-  int games = 100;               // per variant
+  std::array<std::string, 2> agents = {"strong", "easy"};  // Danes, English: presets or specs
+  int games = 100;                                         // per variant
   std::uint64_t seed = 1;
   int threads = 0;
 };
 
 struct VariantOutcome {
   BalanceVariant variant;
-  std::string agent_spec;  // the agent with every option spelled out
+  std::array<std::string, 2> agent_specs;  // each side's agent, every option spelled out
   int games = 0;
   int danish_wins = 0;
   Interval interval;
@@ -51,9 +53,10 @@ struct BalanceResult {
   double seconds = 0;
 };
 
-// `agent_spec` is already resolved (no preset names).
+// `specs` (Danes, English) are already resolved (no preset names).
 BalanceResult run_balance_study(const std::vector<BalanceVariant>& variants,
-                                const std::string& agent_spec, const BalanceOptions& options);
+                                const std::array<std::string, 2>& specs,
+                                const BalanceOptions& options);
 
 // Writes DIR/report.md, DIR/danes_win_rate.svg and DIR/variants.csv.
 void write_balance_report(const BalanceResult& result, const BalanceOptions& options,
