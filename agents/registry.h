@@ -3,14 +3,16 @@
 // listed here with its options, so `sling agents` and the error for an unknown agent stay in step.
 //
 // Generic agents are offered according to the hooks a game has (checked at compile time); a game's
-// own agents (Pig's solver and hold:N, the duel's solver agent) plug in through GameAgents<G>
-// (agents/game_agents.h): include the game's agent header below (pig_agents.h, duel_agents.h).
+// own agents (Pig's solver and hold:N, the duel's solver agent, danelaw's planner) plug in through
+// GameAgents<G> (agents/game_agents.h): include the game's agent header below (pig_agents.h,
+// duel_agents.h, danelaw_agents.h).
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/danelaw_agents.h"
 #include "agents/duel_agents.h"
 #include "agents/game_agents.h"
 #include "agents/heuristic_agent.h"

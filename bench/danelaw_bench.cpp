@@ -1,9 +1,13 @@
-// Danelaw benchmarks: loading the map, Boost.Graph movement queries and whole random games.
+// Danelaw benchmarks: loading the map, Boost.Graph movement queries, whole random games, the
+// learned evaluation and the movement-plan search.
 
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include "engine/core/embedded.h"
 #include "engine/danelaw/danelaw.h"
+#include "engine/danelaw/planner.h"
 
 namespace sling::danelaw {
 namespace {
@@ -108,6 +112,65 @@ void BM_DanelawHeuristicPlayout(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_DanelawHeuristicPlayout)->Unit(benchmark::kMillisecond);
+
+// Positions at the start of each half-turn of one heuristic game (48 of them).
+const std::vector<State>& half_turn_positions() {
+  static const std::vector<State> positions = [] {
+    const DanelawGame& game = default_game();
+    std::vector<State> out;
+    Rng rng(9, 0);
+    State s = game.initial_state();
+    while (!game.is_terminal(s)) {
+      if (s.phase == Phase::kMovementDice) out.push_back(s);
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        game.apply_unchecked(s, game.heuristic_action(s, rng));
+      }
+    }
+    return out;
+  }();
+  return positions;
+}
+
+// The learned evaluation (18 features from two Boost.Graph distance fields, one dot product);
+// items = positions evaluated.
+void BM_DanelawValueModel(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  const std::vector<State>& positions = half_turn_positions();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(game.evaluate(positions[i++ % positions.size()]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DanelawValueModel)->Unit(benchmark::kMicrosecond);
+
+// One movement-plan search of the `strong` preset (32 plans, 128 playouts) from the first
+// movement decision of each half-turn position; items = searches.
+void BM_DanelawPlannerSearch(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  std::vector<State> starts;
+  Rng rng(10, 0);
+  for (State s : half_turn_positions()) {
+    while (!game.is_terminal(s) && s.phase != Phase::kMove) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        game.apply_unchecked(s, game.heuristic_action(s, rng));
+      }
+    }
+    if (s.phase == Phase::kMove) starts.push_back(s);
+  }
+  Planner planner(game, PlannerConfig{32, 4, 8, 0.3});
+  std::size_t i = 0;
+  for (auto _ : state) {
+    planner.new_game(i);
+    benchmark::DoNotOptimize(planner.choose(starts[i++ % starts.size()]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DanelawPlannerSearch)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling::danelaw

@@ -9,7 +9,9 @@
 #include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "engine/core/errors.h"
+#include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
+#include "play/play_agents.h"
 
 namespace sling::cli {
 namespace {
@@ -107,7 +109,40 @@ void run(const StudyGodCommand& c) {
             << " optimal games, God used in " << result.god_used_games << ")\n";
 }
 
-const RegisterCommand kRegister("study", "Studies built on exact solutions", [](CLI::App& sub) {
+// sling study balance danelaw --out DIR [--danes SPEC] [--english SPEC] [--games N]: danelaw's
+// balance over rule variants (experiments/studies/danelaw_balance.h).
+struct StudyBalanceCommand {
+  std::string game;
+  GameOptions options;
+  std::string out;
+  danelaw::BalanceOptions balance;
+};
+
+void run_balance(const StudyBalanceCommand& c) {
+  if (c.game != "danelaw") {
+    throw OptionError("study balance: only danelaw has a balance study (got '" + c.game + "')");
+  }
+  const danelaw::DanelawGame game =
+      danelaw::DanelawGame::from_files(c.options.rules_file, c.options.map_file);
+  const std::array<std::string, 2> specs = {play::resolve_preset(game, c.balance.agents[0]),
+                                            play::resolve_preset(game, c.balance.agents[1])};
+  std::filesystem::create_directories(c.out);
+  check_writable((std::filesystem::path(c.out) / "report.md").string());
+  std::string command = "sling study balance danelaw --danes " + c.balance.agents[0] +
+                        " --english " + c.balance.agents[1] + " --games " +
+                        std::to_string(c.balance.games) + " --seed " +
+                        std::to_string(c.balance.seed) + " --out " + c.out;
+  if (!c.options.rules_file.empty()) command += " --rules " + c.options.rules_file;
+  const auto variants = danelaw::default_balance_variants(game.rules());
+  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, specs, c.balance);
+  danelaw::write_balance_report(result, c.balance, command, c.out);
+  const auto& best = result.variants[result.closest];
+  std::cout << "balance study written to " << c.out
+            << "/report.md; closest to 50%: " << best.variant.name << " (Danes " << best.danish_wins
+            << " of " << best.games << ")\n";
+}
+
+const RegisterCommand kRegister("study", "Studies: the duel's God, danelaw's balance", [](CLI::App& sub) {
   sub.require_subcommand(1);
   CLI::App* god =
       sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
@@ -140,6 +175,25 @@ const RegisterCommand kRegister("study", "Studies built on exact solutions", [](
     command->threads = resolve_threads(command->threads);
     run(*command);
   });
+
+      CLI::App* balance = sub.add_subcommand(
+          "balance", "Which danelaw rules make a fair game? (report.md + SVG over rule variants)");
+      auto balance_command = std::make_shared<StudyBalanceCommand>();
+      balance->add_option("game", balance_command->game, "Game: danelaw")->required();
+      balance->add_option("--out", balance_command->out, "Directory for report.md and the figure")
+          ->required();
+      balance->add_option("--danes", balance_command->balance.agents[0],
+                          "The Danes' agent: a preset (easy, normal, strong) or a spec (default "
+                          "strong, the stronger Danes)");
+      balance->add_option("--english", balance_command->balance.agents[1],
+                          "The English agent (default easy: the heuristic, the stronger English; "
+                          "docs/strength.md)");
+      balance->add_option("--games", balance_command->balance.games, "Games per variant")
+          ->check(CLI::Range(1, 1000000));
+      add_seed_option(*balance, balance_command->balance.seed, "Base seed (the same per variant)");
+      add_threads_option(*balance, balance_command->balance.threads);
+      add_game_options(*balance, balance_command->options);
+      balance->callback([balance_command] { run_balance(*balance_command); });
 });
 
 }  // namespace

@@ -3,11 +3,12 @@
 //
 // Presets (docs/play.md):
 //   easy   = heuristic                                  the game's rule-of-thumb policy
-//   normal = mcts:iterations=2000,rollout=heuristic     a quick search (danelaw: leaf=evaluate)
+//   normal = mcts:iterations=2000,rollout=heuristic     a quick search
 //   strong = the game's exact solver with a solution file (--solution), or where it is quick to
 //            load without one (Pig); otherwise
-//            mcts:iterations=20000,rollout=heuristic    a deeper search (a second or two a move;
-//                                                       danelaw: leaf=evaluate)
+//            mcts:iterations=20000,rollout=heuristic    a deeper search (a second or two a move)
+// Danelaw's normal and strong are its movement-plan search with the learned value model
+// (`planner`, engine/danelaw/planner.h) at two budgets; docs/strength.md measures all three.
 // Hints use the strongest analysis: the exact solver where it is quick to load, otherwise the
 // strong search.
 
@@ -25,22 +26,22 @@
 
 namespace sling::play {
 
-// Danelaw's games are long (hundreds of decisions, 24 turns), so a rule-of-thumb playout costs
-// about 13 ms and 2,000 of them would take half a minute a move: its searches score leaves with the
-// game's evaluation instead (about 10 microseconds a simulation).
+// Danelaw's games are long (hundreds of decisions, 24 turns) and its movement combinatorial, so a
+// tree over single moves is weaker than its heuristic; its presets search whole movement plans
+// scored by the learned value model instead (docs/strength.md, "Danelaw").
 template <Game G>
-inline constexpr bool kLongPlayouts = std::is_same_v<G, danelaw::DanelawGame>;
+inline constexpr bool kPlansMovement = std::is_same_v<G, danelaw::DanelawGame>;
+inline constexpr const char* kDanelawNormal = "planner:plans=8,samples=2,battle=2";
+inline constexpr const char* kDanelawStrong = "planner:plans=32,samples=4,battle=8";
 
 template <Game G>
 std::string normal_search() {
-  return kLongPlayouts<G> ? "mcts:iterations=2000,leaf=evaluate"
-                          : "mcts:iterations=2000,rollout=heuristic";
+  return kPlansMovement<G> ? kDanelawNormal : "mcts:iterations=2000,rollout=heuristic";
 }
 
 template <Game G>
 std::string strong_search() {
-  return kLongPlayouts<G> ? "mcts:iterations=20000,leaf=evaluate"
-                          : "mcts:iterations=20000,rollout=heuristic";
+  return kPlansMovement<G> ? kDanelawStrong : "mcts:iterations=20000,rollout=heuristic";
 }
 
 template <Game G>

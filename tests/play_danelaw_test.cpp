@@ -122,12 +122,12 @@ TEST(PlayDanelaw, ATurnWithMovementAndABattleAsTheDanes) {
   EXPECT_NE(replay_out.str().find("Battle: Danes at "), std::string::npos);
 }
 
-TEST(PlayDanelaw, PresetsScoreLeavesWithTheEvaluationInThisLongGame) {
+TEST(PlayDanelaw, PresetsSearchMovementPlansInThisLongGame) {
   const DanelawGame game;
-  EXPECT_EQ(resolve_preset(game, "normal"), "mcts:iterations=2000,leaf=evaluate");
-  EXPECT_EQ(resolve_preset(game, "strong"), "mcts:iterations=20000,leaf=evaluate");
-  EXPECT_EQ(default_hint_spec(game), "mcts:iterations=20000,leaf=evaluate");
-  EXPECT_NE(make_play_agent(game, "normal")->spec().find("leaf=evaluate"), std::string::npos);
+  EXPECT_EQ(resolve_preset(game, "normal"), "planner:plans=8,samples=2,battle=2");
+  EXPECT_EQ(resolve_preset(game, "strong"), "planner:plans=32,samples=4,battle=8");
+  EXPECT_EQ(default_hint_spec(game), "planner:plans=32,samples=4,battle=8");
+  EXPECT_EQ(make_play_agent(game, "normal")->spec().rfind("planner:plans=8,", 0), 0u);
 }
 
 TEST(PlayDanelaw, RandomTypingNeverCrashes) {

@@ -25,6 +25,7 @@
 #include "engine/core/game.h"
 #include "engine/danelaw/map.h"
 #include "engine/danelaw/movement.h"
+#include "engine/danelaw/value_model.h"
 
 namespace sling::danelaw {
 
@@ -163,6 +164,10 @@ class DanelawGame {
   const DanelawRules& rules() const { return rules_; }
   const HexMap& map() const { return *map_; }
   const Movement& movement() const { return movement_; }
+  // The learned evaluation behind evaluate(): the embedded default unless replaced (training,
+  // `planner:model=FILE`).
+  const ValueModel& value_model() const { return *value_model_; }
+  void set_value_model(std::shared_ptr<const ValueModel> model) { value_model_ = std::move(model); }
 
   State initial_state() const;
   Player current_player(const State& s) const;
@@ -188,6 +193,7 @@ class DanelawGame {
 
   // Optional hooks (engine/core/game.h).
   Action heuristic_action(const State& s, Rng& rng) const;
+  // Side 0's payoff: the returns at the end, otherwise 2 P(Danes win) - 1 by the value model.
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DanelawGame>& out) const;
   std::string_view end_reason(const State& s) const;
@@ -232,6 +238,7 @@ class DanelawGame {
   std::vector<std::vector<std::uint16_t>> sector_hexes_;  // [sector] -> sea hexes
   std::vector<std::uint16_t> sea_hexes_;
   GameInfo info_;
+  std::shared_ptr<const ValueModel> value_model_;
 };
 
 // cereal: only the armies in play are written; the rest are zero by the State invariant.

@@ -292,41 +292,7 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
 
 double DanelawGame::evaluate(const State& s) const {
   if (s.phase == Phase::kGameOver) return returns(s)[0];
-  const HexMap& map = *map_;
-  double danes = 0.5 * s.pool[kDanes], english = 0.3 * s.pool[kEnglish];
-  for (int i = 0; i < s.army_count; ++i) {
-    const Army& a = s.armies[i];
-    if (a.side == kDanes) {
-      danes += 1.0;
-    } else {
-      english += (a.flags & kMilitia) ? 0.3 : 1.0;
-    }
-  }
-  // Towns about to change hands: an empty town of one side within 3 hexes of an enemy field
-  // army (a typical movement roll) counts half to that enemy.
-  double threatened = 0;
-  for (std::size_t t = 0; t < map.towns().size(); ++t) {
-    const int hex = map.towns()[t].hex;
-    if (army_at(s, hex) >= 0) continue;
-    const bool danish = town_held_by_danes(s, static_cast<int>(t));
-    for (int i = 0; i < s.army_count; ++i) {
-      const Army& a = s.armies[i];
-      if ((a.side == kDanes) == danish || (a.flags & kMilitia)) continue;
-      if (map.distance(a.hex, hex) <= 3) {
-        threatened += danish ? -0.5 : 0.5;
-        break;
-      }
-    }
-  }
-  const double target = rules_.towns_to_win;
-  const double progress =
-      (s.turn - 1 + (s.side == kEnglish ? 0.5 : 0.0)) / static_cast<double>(rules_.turn_limit);
-  // -1 with no towns, 0 at the target.
-  const double towns = (danish_town_count(s) + threatened - target) / target;
-  const double strength = (danes - english) / (danes + english + 1.0);
-  // Towns count for more as the end nears; armies are what will take towns later.
-  const double x = 2.5 * towns * (0.4 + 0.6 * progress) + 1.2 * strength * (1.0 - progress) + 0.6;
-  return std::clamp(std::tanh(x), -1.0, 1.0);
+  return 2.0 * value_model_->probability(*this, s) - 1.0;
 }
 
 void DanelawGame::candidate_actions(const State& s, ActionList<DanelawGame>& out) const {

@@ -1,0 +1,181 @@
+#include "engine/danelaw/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace sling::danelaw {
+
+namespace {
+
+bool in_movement(const State& s) {
+  return s.phase == Phase::kMove || s.phase == Phase::kMoveDestination;
+}
+
+struct Candidate {
+  std::vector<State> states;
+  std::vector<Action> actions;
+  State end;
+  double total = 0;
+  int samples = 0;
+  double mean() const { return samples ? total / samples : -2.0; }
+};
+
+}  // namespace
+
+void Planner::new_game(std::uint64_t seed) {
+  rng_ = Rng(seed, 0x706c616e);
+  decisions_ = 0;
+  plan_states_.clear();
+  plan_actions_.clear();
+  plan_next_ = 0;
+}
+
+double Planner::finish_half_turn(State s, Side side, Rng rng) const {
+  const std::uint8_t half = s.side, turn = s.turn;
+  while (!game_.is_terminal(s) && s.side == half && s.turn == turn) {
+    const Player player = game_.current_player(s);
+    if (player == kChancePlayer) {
+      game_.apply_chance_unchecked(s, sample_chance(game_, s, rng));
+    } else {
+      game_.apply_unchecked(s, game_.heuristic_action(s, rng));
+    }
+  }
+  const double danes = game_.evaluate(s);
+  return side == kDanes ? danes : -danes;
+}
+
+Action Planner::sampled_move(const State& s, Rng& rng, double noise) const {
+  if (noise > 0 && rng.uniform01() < noise) {
+    ActionList<DanelawGame> options;
+    game_.candidate_actions(s, options);  // movement: every army, or the candidate destinations
+    if (!options.empty()) return options[rng.uniform(static_cast<std::uint32_t>(options.size()))];
+  }
+  return game_.heuristic_action(s, rng);
+}
+
+PlannerChoice Planner::choose(const State& s) {
+  ++decisions_;
+  if (plan_next_ < plan_states_.size() && plan_states_[plan_next_] == s) {
+    PlannerChoice choice;
+    choice.action = plan_actions_[plan_next_++];
+    choice.options.push_back({choice.action, 0.0, 0});
+    return choice;
+  }
+  plan_states_.clear();
+  plan_actions_.clear();
+  plan_next_ = 0;
+  if (in_movement(s)) return plan_movement(s);
+  if (s.phase == Phase::kPlace || s.phase == Phase::kReinforce) {
+    PlannerChoice choice;
+    Rng rng = rng_.derive(decisions_);
+    choice.action = game_.heuristic_action(s, rng);
+    choice.options.push_back({choice.action, 0.0, 0});
+    return choice;
+  }
+  return compare_actions(s);
+}
+
+PlannerChoice Planner::plan_movement(const State& s) {
+  const Side side = static_cast<Side>(s.side);
+  const Rng base = rng_.derive(decisions_);
+  std::vector<Candidate> candidates;
+  std::vector<std::uint64_t> seen;
+  for (int k = 0; k < config_.plans; ++k) {
+    Rng rng = base.derive(static_cast<std::uint64_t>(k));
+    Candidate c;
+    State t = s;
+    while (in_movement(t) && game_.current_player(t) == side) {
+      const Action a = sampled_move(t, rng, k == 0 ? 0.0 : config_.noise);
+      c.states.push_back(t);
+      c.actions.push_back(a);
+      game_.apply_unchecked(t, a);
+    }
+    c.end = t;
+    const std::uint64_t h = DanelawGame::hash(t);
+    if (std::find(seen.begin(), seen.end(), h) != seen.end()) continue;  // a plan already held
+    seen.push_back(h);
+    candidates.push_back(std::move(c));
+  }
+
+  // Successive halving: each round shares an equal part of the budget among the plans still in,
+  // then keeps the better half.  Playout j of every plan uses the same dice (common random
+  // numbers), so plans are compared on the same luck.
+  const int budget = std::max(1, config_.plans * config_.samples);
+  const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(candidates.size()))));
+  std::vector<int> alive(candidates.size());
+  std::iota(alive.begin(), alive.end(), 0);
+  std::int64_t playouts = 0;
+  const Rng dice = base.derive(0xd1ce);
+  for (int round = 0; round < rounds && alive.size() > 1; ++round) {
+    const int each = std::max(1, budget / rounds / static_cast<int>(alive.size()));
+    for (int i : alive) {
+      Candidate& c = candidates[i];
+      for (int j = 0; j < each; ++j) {
+        c.total +=
+            finish_half_turn(c.end, side, dice.derive(static_cast<std::uint64_t>(c.samples)));
+        ++c.samples;
+        ++playouts;
+      }
+    }
+    std::sort(alive.begin(), alive.end(),
+              [&](int a, int b) { return candidates[a].mean() > candidates[b].mean(); });
+    alive.resize((alive.size() + 1) / 2);
+  }
+  if (candidates[alive[0]].samples == 0) {  // a single plan: nothing to compare
+    candidates[alive[0]].total = finish_half_turn(candidates[alive[0]].end, side, dice);
+    candidates[alive[0]].samples = 1;
+    ++playouts;
+  }
+  std::vector<int> order(candidates.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    if (candidates[a].samples != candidates[b].samples) {
+      return candidates[a].samples > candidates[b].samples;  // the finalists first
+    }
+    return candidates[a].mean() > candidates[b].mean();
+  });
+  Candidate& best = candidates[order[0]];
+  PlannerChoice choice;
+  choice.action = best.actions[0];
+  choice.value = best.mean();
+  choice.playouts = playouts;
+  for (int i : order) {
+    choice.options.push_back(
+        {candidates[i].actions[0], candidates[i].mean(), candidates[i].samples});
+  }
+  plan_states_ = std::move(best.states);
+  plan_actions_ = std::move(best.actions);
+  plan_next_ = 1;
+  return choice;
+}
+
+PlannerChoice Planner::compare_actions(const State& s) {
+  ActionList<DanelawGame> legal;
+  game_.legal_actions(s, legal);
+  PlannerChoice choice;
+  const Rng base = rng_.derive(decisions_);
+  if (legal.size() == 1) {
+    choice.action = legal[0];
+    choice.options.push_back({legal[0], 0.0, 0});
+    return choice;
+  }
+  const Side side = static_cast<Side>(game_.current_player(s));
+  for (Action a : legal) {
+    State t = s;
+    game_.apply_unchecked(t, a);
+    double total = 0;
+    for (int j = 0; j < config_.battle_samples; ++j) {
+      total += finish_half_turn(t, side, base.derive(static_cast<std::uint64_t>(j)));
+    }
+    choice.options.push_back({a, total / config_.battle_samples, config_.battle_samples});
+    choice.playouts += config_.battle_samples;
+  }
+  std::stable_sort(choice.options.begin(), choice.options.end(),
+                   [](const auto& x, const auto& y) { return x.value > y.value; });
+  choice.action = choice.options[0].action;
+  choice.value = choice.options[0].value;
+  return choice;
+}
+
+}  // namespace sling::danelaw

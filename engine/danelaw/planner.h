@@ -1,0 +1,71 @@
+#pragma once
+// A danelaw player that searches whole movement plans instead of single moves.
+//
+// Danelaw's movement is combinatorial: 2d6 points shared among up to thirty armies, each with
+// dozens of destinations, one move at a time.  A tree over single moves spends its budget on
+// orders of the same moves; the planner instead samples complete movement plans (the heuristic's
+// own plan, then plans where some moves are replaced at random by other armies or by candidate
+// destinations: towns, hexes next to the enemy, the best steps along the distance field), plays
+// each one's battles out to the end of the half-turn with the heuristic and the dice, scores the
+// position the opponent then faces with the learned value model, and keeps the best.  The plans
+// compete by successive halving: every plan gets a few playouts, the better half gets more, and
+// so on, so the budget concentrates where the choice is close.  Battle decisions (which target,
+// who rolls, roll again, advance, rout steps) are chosen the same way among the legal actions.
+//
+// Deterministic: every draw comes from the seed given to new_game and the decision's position in
+// the game.
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/danelaw/danelaw.h"
+
+namespace sling::danelaw {
+
+struct PlannerConfig {
+  int plans = 32;          // movement plans sampled per half-turn
+  int samples = 4;         // playouts per plan on average (successive halving shares them)
+  int battle_samples = 8;  // playouts per battle action
+  double noise = 0.3;      // chance a sampled plan replaces a move by a random candidate
+};
+
+struct PlannerChoice {
+  Action action = kInvalidAction;
+  double value = 0;  // for the side to move, in [-1, 1]
+  struct Option {
+    Action action;
+    double value;
+    int samples;
+  };
+  std::vector<Option> options;  // best first (the first action of each plan at movement)
+  std::int64_t playouts = 0;
+};
+
+class Planner {
+ public:
+  Planner(const DanelawGame& game, const PlannerConfig& config) : game_(game), config_(config) {}
+
+  const PlannerConfig& config() const { return config_; }
+  void new_game(std::uint64_t seed);
+  // The planner's decision at `s` (a decision node).
+  PlannerChoice choose(const State& s);
+
+ private:
+  PlannerChoice plan_movement(const State& s);
+  PlannerChoice compare_actions(const State& s);
+  // Plays from `s` to the end of the current half-turn (heuristic decisions, `rng` dice) and
+  // returns the value for `side` by the model.
+  double finish_half_turn(State s, Side side, Rng rng) const;
+  Action sampled_move(const State& s, Rng& rng, double noise) const;
+
+  const DanelawGame& game_;
+  PlannerConfig config_;
+  Rng rng_;
+  std::uint64_t decisions_ = 0;
+  // The plan being played: the states it expects and the actions it takes there.
+  std::vector<State> plan_states_;
+  std::vector<Action> plan_actions_;
+  std::size_t plan_next_ = 0;
+};
+
+}  // namespace sling::danelaw

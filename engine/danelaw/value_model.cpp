@@ -1,0 +1,272 @@
+#include "engine/danelaw/value_model.h"
+
+#include <cereal/archives/json.hpp>  // must precede rapidjson: it makes rapidjson assertions throw
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/core/embedded.h"
+#include "engine/core/errors.h"
+#include "engine/core/io.h"
+#include "engine/danelaw/danelaw.h"
+
+namespace sling::danelaw {
+
+namespace {
+
+constexpr std::string_view kFormat = "sling-danelaw-value";
+constexpr int kVersion = 1;
+
+// A movement roll of 2d6 averages 7: "within 7" is one typical half-turn, "within 14" two.
+constexpr int kOneTurn = 7;
+constexpr int kTwoTurns = 14;
+
+}  // namespace
+
+const std::array<std::string_view, kFeatureCount>& feature_names() {
+  static const std::array<std::string_view, kFeatureCount> names = {
+      "bias",          "towns_held",        "towns_held_late", "turns_left",
+      "danes_on_map",  "danes_in_pool",     "english_field",   "english_pool",
+      "militia",       "danes_reach_empty", "danes_reach_two", "danes_closer",
+      "english_reach", "english_closer",    "defended_towns",  "reach_empty_left",
+      "closer_left",   "danes_at_sea"};
+  return names;
+}
+
+Features extract_features(const DanelawGame& game, const State& s) {
+  const HexMap& map = game.map();
+  const DanelawRules& rules = game.rules();
+  const double base = rules.pool;
+  const double needed = rules.towns_to_win;
+  const double played =
+      std::clamp((s.turn - 1 + (s.side == kEnglish ? 0.5 : 0.0)) / rules.turn_limit, 0.0, 1.0);
+  const double left = 1.0 - played;
+
+  FixedVector<std::uint16_t, kMaxArmies> danes, english_field;
+  HexSet danish_hexes, english_hexes;
+  int danes_at_sea = 0, militia = 0;
+  for (int i = 0; i < s.army_count; ++i) {
+    const Army& a = s.armies[i];
+    if (a.side == kDanes) {
+      danes.push_back(a.hex);
+      danish_hexes.set(a.hex);
+      danes_at_sea += map.hex(a.hex).is_sea();
+    } else {
+      english_hexes.set(a.hex);
+      if (a.flags & kMilitia) {
+        ++militia;
+      } else {
+        english_field.push_back(a.hex);
+      }
+    }
+  }
+  // Each side's cost to reach every hex from its nearest army.  The field is a Dijkstra on the
+  // reversed graph, so it measures the way back from a hex to the army; the rules' costs differ
+  // by direction only in terrain-change extras and landings, which is close enough for a feature.
+  std::array<int, kMaxHexes> danish_cost, english_cost;
+  const std::span<int> danish_span(danish_cost.data(), map.size());
+  const std::span<int> english_span(english_cost.data(), map.size());
+  game.movement().distance_field(kDanes, std::span<const std::uint16_t>(danes.data(), danes.size()),
+                                 english_hexes, danish_span);
+  game.movement().distance_field(
+      kEnglish, std::span<const std::uint16_t>(english_field.data(), english_field.size()),
+      danish_hexes, english_span);
+
+  int reach_empty = 0, reach_two = 0, danes_closer = 0;
+  int english_reach = 0, english_closer = 0, defended = 0;
+  for (std::size_t t = 0; t < map.towns().size(); ++t) {
+    const int hex = map.towns()[t].hex;
+    const int d = danish_cost[hex], e = english_cost[hex];
+    if (game.town_held_by_danes(s, static_cast<int>(t))) {
+      if (danish_hexes.test(hex)) {
+        ++defended;
+        continue;
+      }
+      english_reach += e <= kOneTurn;
+      english_closer += e < d;
+    } else {
+      if (english_hexes.test(hex)) continue;
+      reach_empty += d <= kOneTurn;
+      reach_two += d <= kTwoTurns;
+      danes_closer += d < e;
+    }
+  }
+
+  Features f{};
+  f[feature::kBias] = 1.0;
+  f[feature::kTownsHeld] = game.danish_town_count(s) / needed;
+  f[feature::kTownsHeldLate] = f[feature::kTownsHeld] * played;
+  f[feature::kTurnsLeft] = left;
+  f[feature::kDanesOnMap] = static_cast<double>(danes.size()) / base;
+  f[feature::kDanesInPool] = (s.pool[kDanes] + s.to_place) / base;
+  f[feature::kEnglishField] = static_cast<double>(english_field.size()) / base;
+  f[feature::kEnglishPool] = s.pool[kEnglish] / base;
+  f[feature::kMilitia] = militia / base;
+  f[feature::kDanesReachEmpty] = reach_empty / needed;
+  f[feature::kDanesReachTwo] = reach_two / needed;
+  f[feature::kDanesCloser] = danes_closer / needed;
+  f[feature::kEnglishReach] = english_reach / needed;
+  f[feature::kEnglishCloser] = english_closer / needed;
+  f[feature::kDefendedTowns] = defended / needed;
+  f[feature::kReachEmptyLeft] = f[feature::kDanesReachEmpty] * left;
+  f[feature::kCloserLeft] = f[feature::kDanesCloser] * left;
+  f[feature::kDanesAtSea] = danes_at_sea / base;
+  return f;
+}
+
+double ValueModel::probability(const Features& f) const {
+  double z = 0;
+  for (int i = 0; i < kFeatureCount; ++i) z += weights[i] * f[i];
+  return 1.0 / (1.0 + std::exp(-std::clamp(z, -40.0, 40.0)));
+}
+
+double ValueModel::probability(const DanelawGame& game, const State& s) const {
+  return probability(extract_features(game, s));
+}
+
+namespace {
+
+std::string number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.10g", x);
+  return buffer;
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+[[noreturn]] void fail(const std::string& origin, const std::string& why) {
+  throw FileFormatError("danelaw value model " + origin + ": " + why);
+}
+
+const rapidjson::Value& member(const rapidjson::Value& object, const char* key,
+                               const std::string& origin) {
+  const auto it = object.FindMember(key);
+  if (it == object.MemberEnd()) fail(origin, std::string("missing '") + key + "'");
+  return it->value;
+}
+
+double real(const rapidjson::Value& object, const char* key, const std::string& origin) {
+  const rapidjson::Value& v = member(object, key, origin);
+  if (!v.IsNumber() || !std::isfinite(v.GetDouble())) {
+    fail(origin, std::string("'") + key + "' is not a finite number");
+  }
+  return v.GetDouble();
+}
+
+std::int64_t integer(const rapidjson::Value& object, const char* key, const std::string& origin) {
+  const rapidjson::Value& v = member(object, key, origin);
+  if (!v.IsInt64() || v.GetInt64() < 0) {
+    fail(origin, std::string("'") + key + "' is not a non-negative integer");
+  }
+  return v.GetInt64();
+}
+
+}  // namespace
+
+std::string ValueModel::to_json() const {
+  std::string out = "{\n  \"format\": " + quoted(kFormat) +
+                    ",\n  \"version\": " + std::to_string(kVersion) + ",\n  \"features\": [";
+  for (int i = 0; i < kFeatureCount; ++i) {
+    out += (i ? ", " : "") + quoted(feature_names()[i]);
+  }
+  out += "],\n  \"weights\": [";
+  for (int i = 0; i < kFeatureCount; ++i) out += (i ? ", " : "") + number(weights[i]);
+  out += "],\n  \"training\": {\"command\": " + quoted(command) +
+         ", \"seed\": " + std::to_string(seed) + ", \"games\": " + std::to_string(games) +
+         ", \"iterations\": " + std::to_string(iterations) +
+         ", \"states\": " + std::to_string(states) + ", \"log_loss\": " + number(log_loss) +
+         "},\n  \"calibration\": [";
+  for (std::size_t i = 0; i < calibration.size(); ++i) {
+    const CalibrationBin& b = calibration[i];
+    out += std::string(i ? ",\n" : "\n") + "    {\"low\": " + number(b.low) +
+           ", \"high\": " + number(b.high) + ", \"predicted\": " + number(b.predicted) +
+           ", \"observed\": " + number(b.observed) + ", \"count\": " + std::to_string(b.count) +
+           "}";
+  }
+  out += "]\n}\n";
+  return out;
+}
+
+ValueModel ValueModel::from_json(std::string_view text, const std::string& origin) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) {
+    fail(origin, std::string("not JSON (") + rapidjson::GetParseError_En(doc.GetParseError()) +
+                     " at offset " + std::to_string(doc.GetErrorOffset()) + ")");
+  }
+  if (!doc.IsObject()) fail(origin, "expected a JSON object");
+  const rapidjson::Value& format = member(doc, "format", origin);
+  if (!format.IsString() || std::string_view(format.GetString()) != kFormat) {
+    fail(origin, "not a danelaw value model (format is not \"" + std::string(kFormat) + "\")");
+  }
+  if (integer(doc, "version", origin) != kVersion) {
+    fail(origin, "version " + std::to_string(integer(doc, "version", origin)) +
+                     " is not the supported version " + std::to_string(kVersion));
+  }
+  const rapidjson::Value& features = member(doc, "features", origin);
+  const rapidjson::Value& weights = member(doc, "weights", origin);
+  if (!features.IsArray() || !weights.IsArray() ||
+      features.Size() != static_cast<unsigned>(kFeatureCount) ||
+      weights.Size() != static_cast<unsigned>(kFeatureCount)) {
+    fail(origin, "expected " + std::to_string(kFeatureCount) + " features and weights");
+  }
+  ValueModel model;
+  for (int i = 0; i < kFeatureCount; ++i) {
+    const rapidjson::Value& name = features[static_cast<unsigned>(i)];
+    if (!name.IsString() || std::string_view(name.GetString()) != feature_names()[i]) {
+      fail(origin, "feature " + std::to_string(i) + " is not '" + std::string(feature_names()[i]) +
+                       "' (a model of another feature set)");
+    }
+    const rapidjson::Value& w = weights[static_cast<unsigned>(i)];
+    if (!w.IsNumber() || !std::isfinite(w.GetDouble())) {
+      fail(origin, "weight " + std::to_string(i) + " is not a finite number");
+    }
+    model.weights.push_back(w.GetDouble());
+  }
+  const rapidjson::Value& training = member(doc, "training", origin);
+  if (!training.IsObject()) fail(origin, "'training' is not an object");
+  const rapidjson::Value& command = member(training, "command", origin);
+  if (!command.IsString()) fail(origin, "'command' is not a string");
+  model.command = command.GetString();
+  model.seed = static_cast<std::uint64_t>(integer(training, "seed", origin));
+  model.games = static_cast<int>(integer(training, "games", origin));
+  model.iterations = static_cast<int>(integer(training, "iterations", origin));
+  model.states = static_cast<int>(integer(training, "states", origin));
+  model.log_loss = real(training, "log_loss", origin);
+  const rapidjson::Value& bins = member(doc, "calibration", origin);
+  if (!bins.IsArray()) fail(origin, "'calibration' is not an array");
+  for (const rapidjson::Value& b : bins.GetArray()) {
+    if (!b.IsObject()) fail(origin, "a calibration bin is not an object");
+    model.calibration.push_back({real(b, "low", origin), real(b, "high", origin),
+                                 real(b, "predicted", origin), real(b, "observed", origin),
+                                 static_cast<int>(integer(b, "count", origin))});
+  }
+  return model;
+}
+
+ValueModel ValueModel::load(const std::string& path) {
+  return from_json(read_file(path), "'" + path + "'");
+}
+
+const ValueModel& ValueModel::embedded() {
+  static const ValueModel model =
+      from_json(embedded_file("danelaw_value.json"), "embedded danelaw_value.json");
+  return model;
+}
+
+}  // namespace sling::danelaw

@@ -1,0 +1,84 @@
+#pragma once
+// Danelaw's learned evaluation: a logistic model of P(the Danes win) on features of a position
+// (towns held against towns needed, armies on the map and in the pools, Boost.Graph distance fields
+// from each side's armies to the towns, turns left).  `sling train danelaw` fits it from self-play
+// (experiments/training/); the trained default is embedded in the binary
+// (engine/danelaw/data/danelaw_value.json) with the command and seed that produced it.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sling::danelaw {
+
+class DanelawGame;
+struct State;
+
+// The features, in model order.  A model file lists their names and is refused if they differ, so
+// a model fitted on another feature set is never applied by mistake.
+namespace feature {
+enum Index : int {
+  kBias,
+  kTownsHeld,        // Danish towns / towns needed
+  kTownsHeldLate,    // the same times the fraction of the game played
+  kTurnsLeft,        // fraction of the game still to play
+  kDanesOnMap,       // Danish armies on the map / the base pool
+  kDanesInPool,      // Danish armies not yet in play / the base pool
+  kEnglishField,     // English field armies on the map / the base pool
+  kEnglishPool,      // English armies not yet in play / the base pool
+  kMilitia,          // English militia left / the base pool
+  kDanesReachEmpty,  // English-held towns with no army that a Dane reaches within 7 / needed
+  kDanesReachTwo,    // English-held towns a Dane reaches within 14 / needed
+  kDanesCloser,      // English-held towns nearer to a Dane than to an English field army / needed
+  kEnglishReach,     // empty Danish towns an English field army reaches within 7 / needed
+  kEnglishCloser,    // Danish towns nearer to an English field army than to a Dane / needed
+  kDefendedTowns,    // Danish towns with a Dane in them / needed
+  kReachEmptyLeft,   // kDanesReachEmpty times the fraction left
+  kCloserLeft,       // kDanesCloser times the fraction left
+  kDanesAtSea,       // Danish armies at sea / the base pool
+  kCount
+};
+}  // namespace feature
+inline constexpr int kFeatureCount = feature::kCount;
+
+using Features = std::array<double, kFeatureCount>;
+
+const std::array<std::string_view, kFeatureCount>& feature_names();
+
+// The features of `s` (not a terminal state).  Two distance fields over the map; no heap use.
+Features extract_features(const DanelawGame& game, const State& s);
+
+// Predicted against observed win rate in one band of predictions.
+struct CalibrationBin {
+  double low = 0, high = 0;  // prediction band
+  double predicted = 0;      // mean prediction in the band
+  double observed = 0;       // fraction of Danish wins in the band
+  int count = 0;
+};
+
+struct ValueModel {
+  std::vector<double> weights;  // one per feature
+  // Provenance: the command and seed that produced it, and how.
+  std::string command;
+  std::uint64_t seed = 0;
+  int games = 0;
+  int iterations = 0;
+  int states = 0;
+  double log_loss = 0;  // on held-out states
+  std::vector<CalibrationBin> calibration;
+
+  // P(the Danes win) from the features.
+  double probability(const Features& f) const;
+  double probability(const DanelawGame& game, const State& s) const;
+
+  std::string to_json() const;
+  // Throws FileFormatError with a one-line message naming `origin` (a path or "embedded").
+  static ValueModel from_json(std::string_view text, const std::string& origin);
+  static ValueModel load(const std::string& path);
+  // The default model compiled into the binary.
+  static const ValueModel& embedded();
+};
+
+}  // namespace sling::danelaw

@@ -1,0 +1,250 @@
+// Danelaw's learned value model (engine/danelaw/value_model.h), its fitting
+// (experiments/training/), the movement-plan search (engine/danelaw/planner.h) and the balance
+// study's plumbing (experiments/studies/danelaw_balance.h).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "agents/registry.h"
+#include "engine/core/errors.h"
+#include "engine/danelaw/danelaw.h"
+#include "engine/danelaw/planner.h"
+#include "engine/danelaw/value_model.h"
+#include "experiments/play_game.h"
+#include "experiments/studies/danelaw_balance.h"
+#include "experiments/training/danelaw_training.h"
+#include "play/play_agents.h"
+#include "tests/run_sling.h"
+
+namespace sling::danelaw {
+namespace {
+
+std::string one_line_error(const std::string& text) {
+  try {
+    ValueModel::from_json(text, "'test.json'");
+  } catch (const FileFormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DanelawValueModel, EmbeddedModelRecordsHowItWasTrained) {
+  const ValueModel& model = ValueModel::embedded();
+  ASSERT_EQ(model.weights.size(), static_cast<std::size_t>(kFeatureCount));
+  EXPECT_EQ(model.command.rfind("sling train danelaw ", 0), 0u) << model.command;
+  EXPECT_NE(model.command.find("--seed " + std::to_string(model.seed)), std::string::npos);
+  EXPECT_GT(model.games, 0);
+  EXPECT_GT(model.states, 0);
+  EXPECT_FALSE(model.calibration.empty());
+}
+
+TEST(DanelawValueModel, JsonRoundTripKeepsEveryField) {
+  ValueModel model = ValueModel::embedded();
+  model.weights[3] = -1.25;
+  model.command = "sling train danelaw --games 7 \"quoted\"";
+  const ValueModel back = ValueModel::from_json(model.to_json(), "'round trip'");
+  for (int i = 0; i < kFeatureCount; ++i) EXPECT_NEAR(back.weights[i], model.weights[i], 1e-9);
+  EXPECT_EQ(back.seed, model.seed);
+  EXPECT_EQ(back.games, model.games);
+  EXPECT_EQ(back.calibration.size(), model.calibration.size());
+  EXPECT_EQ(back.command, model.command);
+}
+
+TEST(DanelawValueModel, MalformedFilesAreOneLineErrors) {
+  const std::string good = ValueModel::embedded().to_json();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{not json", "not JSON"},
+      {good.substr(0, good.size() / 2), "not JSON"},  // truncated
+      {"[1, 2]", "expected a JSON object"},
+      {"{\"format\": \"sling-duel-solution\"}", "not a danelaw value model"},
+      {std::string(good).replace(good.find("\"towns_held\""), 12, "\"towns_kept\""),
+       "another feature set"},
+      {std::string(good).replace(good.find("\"weights\": ["), 12, "\"weights\": [\"x\", "),
+       "features and weights"},
+      {std::string(good).replace(good.find("\"version\": 1"), 12, "\"version\": 9"), "version 9"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string error = one_line_error(text);
+    EXPECT_NE(error.find(expected), std::string::npos) << error;
+    EXPECT_NE(error.find("'test.json'"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  }
+  EXPECT_THROW(ValueModel::load("/nonexistent/model.json"), FileFormatError);
+}
+
+TEST(DanelawValueModel, FeaturesFollowTheTownsAndTheArmies) {
+  const DanelawGame game;
+  State s = game.initial_state();
+  Features f = extract_features(game, s);
+  EXPECT_EQ(f[feature::kBias], 1.0);
+  EXPECT_EQ(f[feature::kTownsHeld], 0.0);
+  EXPECT_DOUBLE_EQ(f[feature::kTurnsLeft], 1.0);
+  EXPECT_DOUBLE_EQ(f[feature::kEnglishField], 3.0 / game.rules().pool);
+  // A Dane standing in an empty town holds it and defends it, and reaches other empty towns.
+  int town = 0;
+  while (game.army_at(s, game.map().towns()[town].hex) >= 0) ++town;
+  State held = s;
+  held.danish_towns = std::uint64_t{1} << town;
+  held.armies[held.army_count++] =
+      Army{static_cast<std::uint16_t>(game.map().towns()[town].hex), kDanes, 0};
+  f = extract_features(game, held);
+  EXPECT_DOUBLE_EQ(f[feature::kTownsHeld], 1.0 / game.rules().towns_to_win);
+  EXPECT_DOUBLE_EQ(f[feature::kDefendedTowns], 1.0 / game.rules().towns_to_win);
+  EXPECT_DOUBLE_EQ(f[feature::kDanesOnMap], 1.0 / game.rules().pool);
+  EXPECT_GT(f[feature::kDanesReachTwo], 0.0);
+  EXPECT_GE(f[feature::kDanesReachTwo], f[feature::kDanesReachEmpty]);
+}
+
+TEST(DanelawValueModel, EvaluationIsTheModelsProbabilityAndTheResultAtTheEnd) {
+  const DanelawGame game;
+  const State s = game.initial_state();
+  EXPECT_DOUBLE_EQ(game.evaluate(s), 2 * game.value_model().probability(game, s) - 1);
+  DanelawGame other = game;
+  ValueModel flat = game.value_model();
+  std::fill(flat.weights.begin(), flat.weights.end(), 0.0);
+  other.set_value_model(std::make_shared<const ValueModel>(flat));
+  EXPECT_DOUBLE_EQ(other.evaluate(s), 0.0);
+  EXPECT_NE(game.evaluate(s), 0.0);  // the copy's model is its own
+}
+
+// Labels drawn from a known logistic model: the fit recovers its weights within a few standard
+// errors (20,000 samples; the tolerance is about four standard errors of the largest weight).
+TEST(DanelawTraining, LogisticFitRecoversKnownWeights) {
+  std::vector<double> truth(kFeatureCount, 0.0);
+  truth[feature::kBias] = -0.5;
+  truth[feature::kTownsHeld] = 2.0;
+  truth[feature::kTurnsLeft] = -1.0;
+  Rng rng(5, 0);
+  std::vector<Sample> samples;
+  for (int i = 0; i < 20000; ++i) {
+    Sample s{};
+    s.features[feature::kBias] = 1.0;
+    for (int k = 1; k < kFeatureCount; ++k) s.features[k] = rng.uniform01();
+    double z = 0;
+    for (int k = 0; k < kFeatureCount; ++k) z += truth[k] * s.features[k];
+    s.danes_won = rng.uniform01() < 1 / (1 + std::exp(-z));
+    samples.push_back(s);
+  }
+  const std::vector<double> w = fit_logistic(samples, 1e-6);
+  for (int k = 0; k < kFeatureCount; ++k) EXPECT_NEAR(w[k], truth[k], 0.25) << k;
+}
+
+TEST(DanelawTraining, SamplesAreTheStartsOfHalfTurns) {
+  const DanelawGame game;
+  auto heuristic = make_agent(game, "heuristic");
+  auto other = make_agent(game, "heuristic");
+  const GameResult result = play_game(game, *heuristic, *other, 3);
+  std::vector<Sample> samples;
+  collect_samples(game, result.record.history, result.winner == kDanes, true, samples);
+  EXPECT_EQ(samples.size(), static_cast<std::size_t>(2 * game.rules().turn_limit));
+  for (const Sample& s : samples) EXPECT_EQ(s.danes_won, result.winner == kDanes);
+  const ValueModel& model = game.value_model();
+  const auto bins = calibration(model, samples);
+  int counted = 0;
+  for (const auto& b : bins) counted += b.count;
+  EXPECT_EQ(counted, static_cast<int>(samples.size()));
+  EXPECT_GT(held_out_log_loss(model, samples), 0.0);
+}
+
+TEST(DanelawPlanner, PlaysLegalDeterministicGames) {
+  const DanelawGame game;
+  auto a = make_agent(game, "planner:plans=3,samples=1,battle=1");
+  auto b = make_agent(game, "heuristic");
+  const GameResult first = play_game(game, *a, *b, 17);
+  EXPECT_TRUE(first.error.empty()) << first.error;
+  EXPECT_TRUE(game.is_terminal([&] {
+    State s = game.initial_state();
+    for (Action x : first.record.history) apply_any(game, s, x);
+    return s;
+  }()));
+  const GameResult again = play_game(game, *a, *b, 17);
+  EXPECT_EQ(first.record.history, again.record.history);
+}
+
+TEST(DanelawPlanner, MovementPlanIsFollowedWhileThePositionIsTheOneExpected) {
+  const DanelawGame game;
+  Planner planner(game, PlannerConfig{4, 1, 1, 0.3});
+  planner.new_game(9);
+  Rng dice(9, 0);
+  State s = game.initial_state();
+  while (s.phase != Phase::kMove) {
+    apply_any(game, s,
+              game.current_player(s) == kChancePlayer ? sample_chance(game, s, dice)
+                                                      : game.heuristic_action(s, dice));
+  }
+  const PlannerChoice choice = planner.choose(s);
+  ASSERT_FALSE(choice.options.empty());
+  EXPECT_GT(choice.playouts, 0);
+  EXPECT_GE(choice.value, -1.0);
+  EXPECT_LE(choice.value, 1.0);
+  ActionList<DanelawGame> legal;
+  game.legal_actions(s, legal);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), choice.action), legal.end());
+  // The next decision of the plan comes without a search (no playouts).
+  game.apply_action(s, choice.action);
+  if (game.current_player(s) == kDanes) {
+    EXPECT_EQ(planner.choose(s).playouts, 0);
+  }
+}
+
+TEST(DanelawPlanner, BadModelFileIsAOneLineError) {
+  const DanelawGame game;
+  EXPECT_THROW(make_agent(game, "planner:model=/nonexistent.json"), FileFormatError);
+  EXPECT_THROW(make_agent(game, "planner:plans=0"), OptionError);
+  const auto run = testing_support::run_sling(
+      "match danelaw --danes planner:model=/nonexistent.json --english heuristic --games 1");
+  EXPECT_NE(run.status, 0);
+  EXPECT_EQ(testing_support::count_lines(run.output), 1) << run.output;
+}
+
+TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
+  const auto variants = default_balance_variants(DanelawRules{});
+  ASSERT_GE(variants.size(), 6u);
+  EXPECT_EQ(variants[0].name, "default");
+  for (const auto& v : variants) EXPECT_NO_THROW(DanelawGame{v.rules}) << v.name;
+  const std::vector<BalanceVariant> two(variants.begin(), variants.begin() + 2);
+  BalanceOptions options;
+  options.agents = {"heuristic", "heuristic"};
+  options.games = 4;
+  options.threads = 1;
+  const BalanceResult result = run_balance_study(two, {"heuristic", "heuristic"}, options);
+  ASSERT_EQ(result.variants.size(), 2u);
+  for (const auto& v : result.variants) {
+    EXPECT_EQ(v.games, 4);
+    EXPECT_LE(v.danish_wins, 4);
+    EXPECT_LE(v.interval.low, v.danish_win_rate());
+    EXPECT_GE(v.interval.high, v.danish_win_rate());
+    EXPECT_LE(v.mean_final_towns, v.mean_peak_towns);
+    EXPECT_GE(v.mean_danes_lost, 0.0);
+  }
+  // Same seeds and agent: the study is reproducible.
+  const BalanceResult again = run_balance_study(two, {"heuristic", "heuristic"}, options);
+  EXPECT_EQ(again.variants[1].danish_wins, result.variants[1].danish_wins);
+  EXPECT_EQ(again.variants[1].mean_final_towns, result.variants[1].mean_final_towns);
+  const auto dir = std::filesystem::temp_directory_path() / "sling-balance-test";
+  std::filesystem::remove_all(dir);
+  write_balance_report(result, options, "test", dir.string());
+  EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "variants.csv"));
+  std::ifstream svg(dir / "danes_win_rate.svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), {});
+  EXPECT_NE(text.find("+10 Danes"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// experiments/tests/danelaw_strength_test.cpp measures these exact specs.
+TEST(DanelawPresets, MatchTheStrengthStudy) {
+  const DanelawGame game;
+  EXPECT_EQ(play::resolve_preset(game, "easy"), "heuristic");
+  EXPECT_EQ(play::resolve_preset(game, "normal"), "planner:plans=8,samples=2,battle=2");
+  EXPECT_EQ(play::resolve_preset(game, "strong"), "planner:plans=32,samples=4,battle=8");
+  for (const char* preset : {"easy", "normal", "strong"}) {
+    EXPECT_NO_THROW(play::make_play_agent(game, preset)) << preset;
+  }
+}
+
+}  // namespace
+}  // namespace sling::danelaw
