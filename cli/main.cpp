@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "engine/core/errors.h"
+#include "solvers/duel/coarse_value.h"
 
 namespace sling::cli {
 
@@ -24,6 +25,14 @@ int main(int argc, char** argv) {
   app.name("sling");
   app.require_subcommand(1);
   app.fallthrough(false);
+
+  // Where computed values are cached (the duel's value function solves a coarse lattice once).
+  app.add_option_function<std::string>(
+         "--cache",
+         [](const std::string& directory) { sling::duel::set_duel_cache_directory(directory); },
+         "Cache directory for computed solutions (default: $XDG_CACHE_HOME/sling, else "
+         "~/.cache/sling); give it before the command")
+      ->type_name("DIR");
 
   auto& commands = sling::cli::command_registry();
   std::sort(commands.begin(), commands.end(),
