@@ -1,8 +1,12 @@
 #pragma once
 // The duel's own agents in the registry: `solver:file=FILE` plays from an exact solution written by
-// `sling solve duel` (agents/duel_solver_agent.h).
+// `sling solve duel` (agents/duel_solver_agent.h); `lookahead` plays by the rest of the turn over
+// the coarse solution's interpolated values (agents/duel_lookahead_agent.h).  The duel's value
+// function for `leaf=value` is in agents/duel_value.h.
 
+#include "agents/duel_lookahead_agent.h"
 #include "agents/duel_solver_agent.h"
+#include "agents/duel_value.h"
 #include "agents/game_agents.h"
 #include "engine/duel/duel.h"
 
@@ -15,9 +19,16 @@ struct GameAgents<duel::DuelGame> {
     OptionReader r(empty);
     r.text("file", "", "solution file written by `sling solve duel` for these rules (required)");
     out.push_back({"solver", "optimal play from an exact solution file", r.declared()});
+    OptionReader lookahead(empty);
+    DuelLookaheadOptions::read(lookahead);
+    out.push_back({"lookahead",
+                   "the best action by the exact rest of the turn, valued at the next turn by "
+                   "the exact solution of a coarser lattice (solved once, cached)",
+                   lookahead.declared()});
   }
   static AgentPtr<duel::DuelGame> make(const duel::DuelGame& game, const AgentSpec& spec) {
     if (spec.name == "solver") return make_duel_solver_agent(game, spec);
+    if (spec.name == "lookahead") return make_duel_lookahead_agent(game, spec);
     return nullptr;
   }
 };

@@ -102,4 +102,14 @@ AgentPtr<pig::PigGame> GameAgents<pig::PigGame>::make(const pig::PigGame& game,
   return nullptr;
 }
 
+std::shared_ptr<const pig::SolutionValue> GameValue<pig::PigGame>::make(const pig::PigGame& game,
+                                                                        const Options&) {
+  if (game.goal() > pig::PigSolution::kMaxSolvableGoal) {
+    throw OptionError("leaf=value: pig goal " + std::to_string(game.goal()) +
+                      " is beyond the solver's limit of " +
+                      std::to_string(pig::PigSolution::kMaxSolvableGoal));
+  }
+  return std::make_shared<const pig::SolutionValue>(pig::shared_solution(game.goal()));
+}
+
 }  // namespace sling

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "agents/game_agents.h"
+#include "agents/game_value.h"
 #include "engine/pig/pig.h"
 #include "solvers/pig/solver.h"
 
@@ -46,10 +47,38 @@ class HoldAgent final : public Agent<PigGame> {
   int threshold_;
 };
 
+// Pig's value function for `leaf=value`: the exact solution's win probability, as side 0's payoff.
+class SolutionValue {
+ public:
+  explicit SolutionValue(std::shared_ptr<const PigSolution> solution)
+      : solution_(std::move(solution)) {}
+  double operator()(const PigState& s) const {
+    if (s.phase == Phase::kOver) return s.to_move == 0 ? 1.0 : -1.0;
+    const int mine = s.scores[s.to_move], theirs = s.scores[1 - s.to_move];
+    const double p = s.phase == Phase::kDecision
+                         ? solution_->win_probability(mine, theirs, s.turn_total)
+                         : solution_->roll_value(mine, theirs, s.turn_total);
+    return s.to_move == 0 ? 2 * p - 1 : 1 - 2 * p;
+  }
+
+ private:
+  std::shared_ptr<const PigSolution> solution_;
+};
+
 int read_hold_threshold(OptionReader& reader);
 std::string read_solver_table(OptionReader& reader);
 
 }  // namespace pig
+
+template <>
+struct GameValue<pig::PigGame> {
+  static constexpr bool kAvailable = true;
+  using Function = pig::SolutionValue;
+  struct Options {};
+  static Options read(OptionReader&) { return {}; }
+  static std::string spec(const Options&) { return ""; }
+  static std::shared_ptr<const Function> make(const pig::PigGame& game, const Options&);
+};
 
 template <>
 struct GameAgents<pig::PigGame> {

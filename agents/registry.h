@@ -15,8 +15,10 @@
 #include "agents/danelaw_agents.h"
 #include "agents/duel_agents.h"
 #include "agents/game_agents.h"
+#include "agents/game_value.h"
 #include "agents/heuristic_agent.h"
 #include "agents/pig_agents.h"
+#include "agents/presets.h"
 #include "agents/random_agent.h"
 #include "agents/search_agents.h"
 #include "agents/spec.h"
@@ -52,8 +54,12 @@ std::vector<AgentInfo> agent_catalogue(const G& game) {
   return out;
 }
 
+// Builds the agent of a spec string or of a preset name (easy, normal, strong; agents/presets.h).
 template <Game G>
 AgentPtr<G> make_agent(const G& game, std::string_view text) {
+  if (const std::optional<std::string> preset = preset_spec(game, text)) {
+    return make_agent(game, *preset);
+  }
   const AgentSpec spec = parse_agent_spec(text);
   if (spec.name == "random") {
     OptionReader(spec).finish();
@@ -67,22 +73,38 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
   }
   if (spec.name == "mcts") {
     OptionReader r(spec);
-    const search::MctsConfig config = read_mcts_options<G>(r);
+    typename GameValue<G>::Options value_options;
+    const search::MctsConfig config = read_mcts_options<G>(r, &value_options);
     r.finish();
-    return std::make_unique<MctsAgent<G>>(game, config);
+    if constexpr (GameValue<G>::kAvailable) {
+      if (config.value_leaves) {
+        using Value = typename GameValue<G>::Function;
+        return std::make_unique<MctsAgent<G, Value>>(
+            game, config, GameValue<G>::make(game, value_options), value_options);
+      }
+    }
+    return std::make_unique<MctsAgent<G>>(game, config, nullptr, value_options);
   }
   if (spec.name == "expectimax") {
     OptionReader r(spec);
-    const search::ExpectimaxConfig config = read_expectimax_options<G>(r);
+    typename GameValue<G>::Options value_options;
+    const search::ExpectimaxConfig config = read_expectimax_options<G>(r, &value_options);
     r.finish();
-    return std::make_unique<ExpectimaxAgent<G>>(game, config);
+    if constexpr (GameValue<G>::kAvailable) {
+      if (config.value_leaves) {
+        using Value = typename GameValue<G>::Function;
+        return std::make_unique<ExpectimaxAgent<G, Value>>(
+            game, config, GameValue<G>::make(game, value_options), value_options);
+      }
+    }
+    return std::make_unique<ExpectimaxAgent<G>>(game, config, nullptr, value_options);
   }
   if (AgentPtr<G> own = GameAgents<G>::make(game, spec)) return own;
   std::string names;
   for (const AgentInfo& info : agent_catalogue(game))
     names += (names.empty() ? "" : ", ") + info.name;
   throw OptionError("unknown agent '" + spec.name + "' for " + std::string(game.info().name) +
-                    " (valid agents: " + names + ")");
+                    " (valid agents: " + names + "; presets: easy, normal, strong)");
 }
 
 }  // namespace sling

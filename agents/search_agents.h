@@ -3,11 +3,13 @@
 // options.  Each agent's options are read by one function, which both parses a spec and (run on an
 // empty spec) lists the options with defaults and ranges for `sling agents`.
 
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/game_value.h"
 #include "agents/spec.h"
 #include "search/expectimax.h"
 #include "search/mcts.h"
@@ -33,10 +35,21 @@ std::vector<std::string> rollout_choices() {
 
 template <Game G>
 std::vector<std::string> leaf_choices() {
-  if constexpr (HasEvaluator<G>) {
-    return {"rollout", "evaluate"};
+  std::vector<std::string> out = {"rollout"};
+  if constexpr (HasEvaluator<G>) out.push_back("evaluate");
+  if constexpr (GameValue<G>::kAvailable) out.push_back("value");
+  return out;
+}
+
+// The value function's options, read into `out` when given (the catalogue passes none).
+template <Game G>
+void read_value_options(OptionReader& r, typename GameValue<G>::Options* out) {
+  if constexpr (GameValue<G>::kAvailable) {
+    const auto options = GameValue<G>::read(r);
+    if (out != nullptr) *out = options;
   } else {
-    return {"rollout"};
+    (void)r;
+    (void)out;
   }
 }
 
@@ -56,7 +69,8 @@ inline Analysis to_analysis(const search::SearchResult& result, bool exact) {
 }  // namespace agent_detail
 
 template <Game G>
-search::MctsConfig read_mcts_options(OptionReader& r) {
+search::MctsConfig read_mcts_options(OptionReader& r,
+                                     typename GameValue<G>::Options* value = nullptr) {
   search::MctsConfig c;
   c.iterations = r.integer("iterations", 10000, 0, 1'000'000'000,
                            "simulations per move (shared among the trees); 0 with time= set");
@@ -66,9 +80,17 @@ search::MctsConfig read_mcts_options(OptionReader& r) {
   c.c = r.real("c", 1.4, 0, 100, "UCT exploration constant (payoffs in [-1, 1])");
   c.rollout = agent_detail::rollout_policy(
       r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
-  c.evaluate_leaves =
-      r.choice("leaf", "rollout", agent_detail::leaf_choices<G>(),
-               "leaf evaluator: a rollout or the game's evaluate hook") == "evaluate";
+  const std::string leaf = r.choice("leaf", "rollout", agent_detail::leaf_choices<G>(),
+                                    "leaf evaluator: a rollout, the game's evaluate hook or its "
+                                    "value function");
+  c.evaluate_leaves = leaf == "evaluate";
+  c.value_leaves = leaf == "value";
+  if constexpr (GameValue<G>::kAvailable) {
+    c.value_rollout_weight = r.real("value_mix", 0, 0, 1,
+                                    "leaf=value: weight of a rollout mixed into the value "
+                                    "(AlphaGo's lambda; 0 = the value alone)");
+  }
+  agent_detail::read_value_options<G>(r, value);
   c.rollout_plies = static_cast<int>(
       r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
   c.widening_k = r.real("widen", 2.0, 0, 1e6,
@@ -87,22 +109,33 @@ search::MctsConfig read_mcts_options(OptionReader& r) {
 }
 
 template <Game G>
-std::string mcts_spec(const search::MctsConfig& c) {
+std::string mcts_spec(const search::MctsConfig& c,
+                      const typename GameValue<G>::Options& value = {}) {
   using agent_detail::format_real;
+  std::string leaf = c.value_leaves ? "value" : (c.evaluate_leaves ? "evaluate" : "rollout");
+  if constexpr (GameValue<G>::kAvailable) {
+    leaf += ",value_mix=" + format_real(c.value_rollout_weight) + GameValue<G>::spec(value);
+  }
   return "mcts:iterations=" + std::to_string(c.iterations) + ",time=" + format_real(c.seconds) +
          ",c=" + format_real(c.c) +
          ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
-         ",leaf=" + (c.evaluate_leaves ? "evaluate" : "rollout") +
-         ",rollout_plies=" + std::to_string(c.rollout_plies) +
+         ",leaf=" + leaf + ",rollout_plies=" + std::to_string(c.rollout_plies) +
          ",widen=" + format_real(c.widening_k) + ",alpha=" + format_real(c.widening_alpha) +
          ",trees=" + std::to_string(c.trees) + ",reuse=" + (c.reuse ? "1" : "0") +
          ",max_nodes=" + std::to_string(c.max_nodes);
 }
 
-template <Game G>
+// `Value` is the type of the leaf value function (search::NoLeafValue for none); the agent keeps
+// the function alive.
+template <Game G, class Value = search::NoLeafValue>
 class MctsAgent final : public Agent<G> {
  public:
-  MctsAgent(const G& game, const search::MctsConfig& config) : search_(game, config) {}
+  using ValueOptions = typename GameValue<G>::Options;
+  MctsAgent(const G& game, const search::MctsConfig& config,
+            std::shared_ptr<const Value> value = nullptr, ValueOptions value_options = {})
+      : value_(std::move(value)),
+        value_options_(value_options),
+        search_(game, config, value_.get()) {}
   void new_game(std::uint64_t seed) override { search_.new_game(seed); }
   Action act(const typename G::State& state) override {
     const search::SearchResult result = search_.search(state);
@@ -113,15 +146,18 @@ class MctsAgent final : public Agent<G> {
     search_.advance(before, applied);
   }
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return mcts_spec<G>(search_.config()); }
+  std::string spec() const override { return mcts_spec<G>(search_.config(), value_options_); }
 
  private:
-  search::Mcts<G> search_;
+  std::shared_ptr<const Value> value_;
+  ValueOptions value_options_;
+  search::Mcts<G, Value> search_;
   Analysis analysis_;
 };
 
 template <Game G>
-search::ExpectimaxConfig read_expectimax_options(OptionReader& r) {
+search::ExpectimaxConfig read_expectimax_options(OptionReader& r,
+                                                 typename GameValue<G>::Options* value = nullptr) {
   search::ExpectimaxConfig c;
   c.max_depth = static_cast<int>(r.integer("depth", 64, 1, 1000, "deepest iteration (decisions)"));
   c.nodes = r.integer("nodes", 100000, 0, 100'000'000'000LL,
@@ -134,9 +170,12 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r) {
                                    : search::Pruning::kNone;
   c.tt_mb = static_cast<int>(r.integer("tt_mb", 16, 0, 65536, "transposition table MB (0 = off)"));
   const std::vector<std::string> leaves = agent_detail::leaf_choices<G>();
-  c.evaluate_leaves =
-      r.choice("leaf", leaves.back(), leaves,
-               "leaf evaluator: the game's evaluate hook or rollouts") == "evaluate";
+  const std::string leaf =
+      r.choice("leaf", HasEvaluator<G> ? "evaluate" : "rollout", leaves,
+               "leaf evaluator: the game's evaluate hook, rollouts or its value function");
+  c.evaluate_leaves = leaf == "evaluate";
+  c.value_leaves = leaf == "value";
+  agent_detail::read_value_options<G>(r, value);
   c.leaf_rollouts = static_cast<int>(r.integer("rollouts", 8, 1, 100000, "rollouts per leaf"));
   c.rollout = agent_detail::rollout_policy(
       r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
@@ -149,24 +188,33 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r) {
 }
 
 template <Game G>
-std::string expectimax_spec(const search::ExpectimaxConfig& c) {
+std::string expectimax_spec(const search::ExpectimaxConfig& c,
+                            const typename GameValue<G>::Options& value = {}) {
   using agent_detail::format_real;
+  std::string leaf = c.value_leaves                           ? "value"
+                     : (c.evaluate_leaves && HasEvaluator<G>) ? "evaluate"
+                                                              : "rollout";
+  if constexpr (GameValue<G>::kAvailable) leaf += GameValue<G>::spec(value);
   const char* pruning = c.pruning == search::Pruning::kStar2   ? "star2"
                         : c.pruning == search::Pruning::kStar1 ? "star1"
                                                                : "none";
   return "expectimax:depth=" + std::to_string(c.max_depth) + ",nodes=" + std::to_string(c.nodes) +
          ",time=" + format_real(c.seconds) + ",pruning=" + pruning +
-         ",tt_mb=" + std::to_string(c.tt_mb) +
-         ",leaf=" + (c.evaluate_leaves && HasEvaluator<G> ? "evaluate" : "rollout") +
+         ",tt_mb=" + std::to_string(c.tt_mb) + ",leaf=" + leaf +
          ",rollouts=" + std::to_string(c.leaf_rollouts) +
          ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
          ",rollout_plies=" + std::to_string(c.rollout_plies);
 }
 
-template <Game G>
+template <Game G, class Value = search::NoLeafValue>
 class ExpectimaxAgent final : public Agent<G> {
  public:
-  ExpectimaxAgent(const G& game, const search::ExpectimaxConfig& config) : search_(game, config) {}
+  using ValueOptions = typename GameValue<G>::Options;
+  ExpectimaxAgent(const G& game, const search::ExpectimaxConfig& config,
+                  std::shared_ptr<const Value> value = nullptr, ValueOptions value_options = {})
+      : value_(std::move(value)),
+        value_options_(value_options),
+        search_(game, config, value_.get()) {}
   void new_game(std::uint64_t seed) override { search_.new_game(seed); }
   Action act(const typename G::State& state) override {
     const search::SearchResult result = search_.search(state);
@@ -174,10 +222,12 @@ class ExpectimaxAgent final : public Agent<G> {
     return result.best;
   }
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return expectimax_spec<G>(search_.config()); }
+  std::string spec() const override { return expectimax_spec<G>(search_.config(), value_options_); }
 
  private:
-  search::Expectimax<G> search_;
+  std::shared_ptr<const Value> value_;
+  ValueOptions value_options_;
+  search::Expectimax<G, Value> search_;
   Analysis analysis_;
 };
 

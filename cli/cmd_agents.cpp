@@ -1,5 +1,6 @@
 // sling agents [GAME]: lists every agent a game offers, with each option's default, range and
-// meaning.  Without a game, lists them for every game.
+// meaning, and what the presets (easy, normal, strong) stand for.  Without a game, lists them for
+// every game.
 #include <iomanip>
 #include <iostream>
 
@@ -21,6 +22,11 @@ void print_catalogue(const G& game) {
                 << std::setw(10) << option.default_value << " " << std::setw(22) << option.range
                 << " " << option.help << "\n";
     }
+  }
+  std::cout << "presets (accepted wherever an agent spec is):\n";
+  for (const PresetInfo& preset : agent_presets(game)) {
+    std::cout << "  " << std::left << std::setw(7) << preset.name << " = " << preset.spec << "\n"
+              << "            " << preset.help << "\n";
   }
 }
 

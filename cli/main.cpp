@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/games.h"
 #include "engine/core/errors.h"
+#include "solvers/duel/coarse_value.h"
 
 namespace sling::cli {
 
@@ -92,6 +93,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   app.footer(overview_footer());
+
+  // Where computed values are cached (the duel's value function solves a coarse lattice once).
+  app.add_option_function<std::string>(
+         "--cache",
+         [](const std::string& directory) { sling::duel::set_duel_cache_directory(directory); },
+         "Cache directory for computed solutions (default: $XDG_CACHE_HOME/sling, else "
+         "~/.cache/sling); give it before the command")
+      ->type_name("DIR");
 
   auto& commands = command_registry();
   std::sort(commands.begin(), commands.end(),

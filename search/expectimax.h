@@ -25,8 +25,8 @@
 // rest as listed.  The root searches every action with the full window so that each root value is
 // exact at the completed depth (for hints); pruning still applies below the root.
 //
-// Leaves are scored by the game's evaluate hook when it has one, otherwise by the mean of a few
-// short rollouts.
+// Leaves are scored by a value function given to the search (search/value.h) when asked, else by
+// the game's evaluate hook when it has one, otherwise by the mean of a few short rollouts.
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "search/common.h"
+#include "search/value.h"
 
 namespace sling::search {
 
@@ -46,12 +47,14 @@ struct ExpectimaxConfig {
   Pruning pruning = Pruning::kStar1;  // Star2's probes cost more than they save on Pig
   int tt_mb = 16;                     // transposition table size (0 = no table)
   bool evaluate_leaves = true;        // use game.evaluate at leaves when the game has it
+  bool value_leaves = false;          // use the search's value function (takes precedence)
   int leaf_rollouts = 8;              // rollouts averaged per leaf otherwise
   RolloutPolicy rollout = RolloutPolicy::kRandom;
   int rollout_plies = 0;  // rollout length cap (0 = to the end)
 };
 
-template <Game G>
+template <Game G, class Value = NoLeafValue>
+requires LeafValueOrNone<Value, G>
 class Expectimax {
  public:
   using State = typename G::State;
@@ -59,7 +62,10 @@ class Expectimax {
   static constexpr double kHigh = 1.0;
   static constexpr int kMaxChanceRun = 8;
 
-  Expectimax(const G& game, ExpectimaxConfig config) : game_(game), config_(config) {
+  // `value` (kept alive by the caller) scores leaves when config.value_leaves is set.
+  Expectimax(const G& game, ExpectimaxConfig config, const Value* value = nullptr)
+      : game_(game), config_(config), value_(value) {
+    if (value_ == nullptr) config_.value_leaves = false;
     if (config_.tt_mb > 0) {
       std::size_t entries = 1;
       const std::size_t wanted =
@@ -181,6 +187,9 @@ class Expectimax {
 
   double leaf(const State& state) {
     horizon_reached_ = true;
+    if constexpr (LeafValue<Value, G>) {
+      if (config_.value_leaves) return (*value_)(state);
+    }
     if constexpr (HasEvaluator<G>) {
       if (config_.evaluate_leaves) return game_.evaluate(state);
     }
@@ -350,6 +359,7 @@ class Expectimax {
 
   const G& game_;
   ExpectimaxConfig config_;
+  const Value* value_;
   Rng rng_;
   std::vector<Entry> table_;
   std::uint8_t generation_ = 0;

@@ -13,8 +13,8 @@
 //   2. Expansion.  A node's children are allocated together, in one contiguous block of the arena,
 //      the first time the node is passed through; a child is a leaf until its first visit.
 //   3. Evaluation.  A new leaf is scored by a rollout (random or the game's heuristic policy, to
-//   the
-//      end or for a fixed number of plies) or by the game's evaluate hook.
+//      the end or for a fixed number of plies), by the game's evaluate hook, or by a value
+//      function given to the search (search/value.h), optionally mixed with a rollout.
 //   4. Backpropagation.  Each node on the path adds side 0's payoff; a node reads it with the sign
 //      of its player, so no alternation of players is assumed.
 // Nodes live in an arena (a vector that only grows, indexed by 32-bit ids); after a move the kept
@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "search/common.h"
+#include "search/value.h"
 
 namespace sling::search {
 
@@ -41,7 +42,11 @@ struct MctsConfig {
   double seconds = 0;               // wall-clock limit per move (0 = none; not deterministic)
   double c = 1.4;                   // UCT exploration constant (payoffs are in [-1, 1])
   RolloutPolicy rollout = RolloutPolicy::kRandom;
-  bool evaluate_leaves = false;      // score leaves with game.evaluate instead of a rollout
+  bool evaluate_leaves = false;  // score leaves with game.evaluate instead of a rollout
+  // Score leaves with the search's value function (a search built with one): (1 - w) * value +
+  // w * rollout with w = value_rollout_weight, as AlphaGo mixed its value network and rollouts.
+  bool value_leaves = false;
+  double value_rollout_weight = 0;
   int rollout_plies = 0;             // rollout length cap (0 = play to the end)
   double widening_k = 2.0;           // progressive widening: consider ceil(k * n^alpha) children;
   double widening_alpha = 0.5;       //   k = 0 turns widening off
@@ -50,7 +55,8 @@ struct MctsConfig {
   std::int64_t max_nodes = 1 << 22;  // arena capacity per tree (nodes of 32 bytes)
 };
 
-template <Game G>
+template <Game G, class Value = NoLeafValue>
+requires LeafValueOrNone<Value, G>
 class MctsTree {
  public:
   using State = typename G::State;
@@ -67,7 +73,8 @@ class MctsTree {
     double value_sum = 0;  // sum of side 0's payoffs
   };
 
-  MctsTree(const G& game, const MctsConfig& config) : game_(game), config_(config) {}
+  MctsTree(const G& game, const MctsConfig& config, const Value* value = nullptr)
+      : game_(game), config_(config), value_(value) {}
 
   void reset(std::uint64_t seed) {
     rng_ = Rng(seed, 0x6d637473);
@@ -228,6 +235,15 @@ class MctsTree {
   }
 
   double evaluate_leaf(const State& state) {
+    if constexpr (LeafValue<Value, G>) {
+      if (config_.value_leaves) {
+        const double v = (*value_)(state);
+        const double w = config_.value_rollout_weight;
+        if (w <= 0) return v;
+        return (1 - w) * v +
+               w * rollout(game_, state, config_.rollout, config_.rollout_plies, rng_);
+      }
+    }
     if constexpr (HasEvaluator<G>) {
       if (config_.evaluate_leaves) return game_.evaluate(state);
     }
@@ -273,6 +289,7 @@ class MctsTree {
 
   const G& game_;
   const MctsConfig& config_;
+  const Value* value_;
   Rng rng_;
   std::vector<Node> nodes_;
   std::vector<Node> spare_;
@@ -283,16 +300,24 @@ class MctsTree {
   std::int64_t simulations_ = 0;
 };
 
-// The search behind the `mcts` agent: one or more trees, merged at the root.
-template <Game G>
+// The search behind the `mcts` agent: one or more trees, merged at the root.  `value` (kept
+// alive by the caller) scores leaves when config.value_leaves is set.
+template <Game G, class Value = NoLeafValue>
+requires LeafValueOrNone<Value, G>
 class Mcts {
  public:
   using State = typename G::State;
 
-  Mcts(const G& game, MctsConfig config) : game_(game), config_(config) {
+  Mcts(const G& game, MctsConfig config, const Value* value = nullptr)
+      : game_(game), config_(config) {
     config_.trees = std::max(1, config_.trees);
+    if constexpr (LeafValue<Value, G>) {
+      if (config_.value_leaves && value == nullptr) config_.value_leaves = false;
+    } else {
+      config_.value_leaves = false;
+    }
     trees_.reserve(static_cast<std::size_t>(config_.trees));
-    for (int t = 0; t < config_.trees; ++t) trees_.emplace_back(game_, config_);
+    for (int t = 0; t < config_.trees; ++t) trees_.emplace_back(game_, config_, value);
   }
   Mcts(const Mcts&) = delete;
   Mcts& operator=(const Mcts&) = delete;
@@ -381,7 +406,7 @@ class Mcts {
 
   const G& game_;
   MctsConfig config_;
-  std::vector<MctsTree<G>> trees_;
+  std::vector<MctsTree<G, Value>> trees_;
 };
 
 }  // namespace sling::search

@@ -1,0 +1,84 @@
+#pragma once
+// `lookahead`: plays the duel by an exact expectation over the rest of the current turn, every
+// legal action included (each movement destination, each use of God), with the value function at
+// the next turn's start: the exact solution on a coarser lattice, interpolated
+// (solvers/duel/coarse_value.h).  Where the coarse values are close to the game's own, this is
+// close to the exact solver's play, without its solve of the game's own lattice.
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "agents/agent.h"
+#include "agents/spec.h"
+#include "engine/core/errors.h"
+#include "solvers/duel/coarse_value.h"
+
+namespace sling {
+
+class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
+ public:
+  DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
+                     bool same_lattice)
+      : value_(std::move(value)), pitch_cm_(pitch_cm), same_lattice_(same_lattice) {}
+
+  void new_game(std::uint64_t) override {}
+
+  Action act(const duel::DuelState& state) override {
+    const auto values = value_->action_values(state);
+    if (values.empty()) throw IllegalActionError("lookahead agent: no decision is pending");
+    const bool david = value_->game().current_player(state) == duel::kDavid;
+    analysis_ = Analysis{};
+    analysis_.exact = value_->exact();
+    analysis_.nodes = static_cast<std::int64_t>(values.size());
+    for (const auto& [action, p] : values) {
+      analysis_.actions.push_back({action, david ? 2 * p - 1 : 1 - 2 * p, 0});
+    }
+    // Best first; equal values keep the order of the legal actions (the first is played).
+    std::stable_sort(analysis_.actions.begin(), analysis_.actions.end(),
+                     [](const ActionStat& a, const ActionStat& b) { return a.value > b.value; });
+    analysis_.value = analysis_.actions.front().value;
+    return analysis_.actions.front().action;
+  }
+
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override {
+    return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
+           ",same_lattice=" + (same_lattice_ ? "1" : "0");
+  }
+
+ private:
+  std::shared_ptr<const duel::CoarseDuelValue> value_;
+  int pitch_cm_;
+  bool same_lattice_;
+  Analysis analysis_;
+};
+
+// Declares (and reads) the lookahead agent's options.
+struct DuelLookaheadOptions {
+  int pitch_cm = 0;
+  bool same_lattice = true;
+  static DuelLookaheadOptions read(OptionReader& r) {
+    DuelLookaheadOptions o;
+    o.pitch_cm = static_cast<int>(r.integer(
+        "value_pitch", 0, 0, 5,
+        "lattice pitch (cm) of the exact solution interpolated as the value (0 = one cm coarser "
+        "than the game's)"));
+    o.same_lattice = r.integer("same_lattice", 1, 0, 1,
+                               "use the game's own solution instead when the cache holds it (1) "
+                               "or never (0)") == 1;
+    return o;
+  }
+};
+
+inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& game,
+                                                          const AgentSpec& spec) {
+  OptionReader reader(spec);
+  const DuelLookaheadOptions o = DuelLookaheadOptions::read(reader);
+  reader.finish();
+  const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
+  return std::make_unique<DuelLookaheadAgent>(
+      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice);
+}
+
+}  // namespace sling

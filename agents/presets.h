@@ -1,0 +1,78 @@
+#pragma once
+// The difficulty presets `easy`, `normal` and `strong`: names that stand for one agent spec each
+// in every game.  make_agent accepts them wherever a spec is accepted (play, match, tournament,
+// hints), and `sling agents GAME` lists what each stands for.  docs/strength.md measures them.
+//
+// Each preset is chosen by measurement: each is clearly stronger than the one below, `normal`
+// takes about 0.2 s a decision and `strong` at most about a second on two cores.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "engine/core/game.h"
+#include "engine/danelaw/danelaw.h"
+#include "engine/duel/duel.h"
+#include "engine/pig/pig.h"
+
+namespace sling {
+
+struct PresetInfo {
+  std::string name;  // easy, normal, strong
+  std::string spec;
+  std::string help;
+};
+
+// Danelaw's games are long (hundreds of decisions, 24 turns) and its movement combinatorial, so a
+// tree over single moves is weaker than its heuristic; its presets search whole movement plans
+// scored by the learned value model instead (`planner`, engine/danelaw/planner.h; docs/strength.md,
+// "Danelaw", measures them).
+template <Game G>
+inline constexpr bool kPlansMovement = std::is_same_v<G, danelaw::DanelawGame>;
+
+template <Game G>
+std::vector<PresetInfo> agent_presets(const G&) {
+  if constexpr (std::is_same_v<G, duel::DuelGame>) {
+    return {
+        {"easy", "heuristic", "the rule-of-thumb policy"},
+        {"normal", "lookahead:value_pitch=5",
+         "the rest of the turn exactly, valued by the 5 cm lattice's exact solution"},
+        {"strong", "lookahead",
+         "the rest of the turn exactly, valued by the exact solution one centimetre coarser "
+         "(3 cm at the default 1 cm lattice; solved once, about 20 s, then cached)"},
+    };
+  } else if constexpr (std::is_same_v<G, pig::PigGame>) {
+    return {
+        {"easy", "heuristic", "the rule-of-thumb policy"},
+        {"normal", "mcts:iterations=2000,rollout=heuristic", "a quick search"},
+        {"strong", "solver", "the exact optimal policy (solved in about a second)"},
+    };
+  } else if constexpr (kPlansMovement<G>) {
+    return {
+        {"easy", "heuristic", "the rule-of-thumb policy"},
+        {"normal", "planner:plans=8,samples=2,battle=2",
+         "movement plans scored by the learned value model (a small budget)"},
+        {"strong", "planner:plans=32,samples=4,battle=8",
+         "movement plans scored by the learned value model (a larger budget)"},
+    };
+  } else {
+    return {
+        {"easy", HasHeuristicPolicy<G> ? "heuristic" : "mcts:iterations=200", "a weak policy"},
+        {"normal", "mcts:iterations=2000", "a quick search"},
+        {"strong", "mcts:iterations=20000", "a deeper search"},
+    };
+  }
+}
+
+// The spec a preset name stands for in game G, or nullopt when `text` names no preset.
+template <Game G>
+std::optional<std::string> preset_spec(const G& game, std::string_view text) {
+  for (const PresetInfo& preset : agent_presets(game)) {
+    if (preset.name == text) return preset.spec;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sling

@@ -1,0 +1,103 @@
+// Value functions at the leaves of search: MCTS simulations per second with the duel's coarse
+// value function (leaf=value) against rollouts, and the cost of one `lookahead` decision.  The
+// value comes from a solution computed here (the 30 cm board at pitch 5, interpolated onto pitch
+// 3), so the benchmark never reads or writes the user's cache.
+
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+#include "engine/duel/duel.h"
+#include "search/mcts.h"
+#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solver.h"
+
+namespace sling::duel {
+namespace {
+
+DuelGame board(int pitch_cm) {
+  DuelRules rules;
+  rules.pitch_cm = pitch_cm;
+  return DuelGame(rules);
+}
+
+const CoarseDuelValue& pitch3_value() {
+  static const CoarseDuelValue value(board(3),
+                                     std::make_shared<const DuelSolution>(solve_duel(board(5))));
+  return value;
+}
+
+std::vector<DuelState> decision_states(const DuelGame& game, int count) {
+  std::vector<DuelState> states;
+  Rng rng(21, 0);
+  while (static_cast<int>(states.size()) < count) {
+    DuelState s = game.initial_state();
+    int ply = 0;
+    while (!game.is_terminal(s) && static_cast<int>(states.size()) < count) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        if (++ply % 7 == 0) states.push_back(s);
+        game.apply_action(s, game.heuristic_action(s, rng));
+      }
+    }
+  }
+  return states;
+}
+
+// MCTS with 1,000 simulations per search on the 3 cm lattice; items = simulations.  Arg: 0 =
+// random rollouts to the end (no value function), 1 = the coarse value at the leaves, 2 = half
+// value, half random rollout (AlphaGo's mix).
+void BM_DuelMctsValueLeaves(benchmark::State& st) {
+  const CoarseDuelValue& value = pitch3_value();
+  const DuelGame& game = value.game();
+  const auto states = decision_states(game, 64);
+  search::MctsConfig config;
+  config.iterations = 1000;
+  config.reuse = false;
+  config.value_leaves = st.range(0) >= 1;
+  config.value_rollout_weight = st.range(0) == 2 ? 0.5 : 0;
+  search::Mcts<DuelGame, CoarseDuelValue> mcts(game, config, &value);
+  mcts.new_game(3);
+  std::size_t i = 0;
+  std::int64_t simulations = 0;
+  for (auto _ : st) {
+    simulations += mcts.search(states[i++ % states.size()]).nodes;
+  }
+  st.SetItemsProcessed(simulations);
+}
+BENCHMARK(BM_DuelMctsValueLeaves)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// One interpolated value at a turn start; items = values.
+void BM_DuelCoarseDeclareValue(benchmark::State& st) {
+  const CoarseDuelValue& value = pitch3_value();
+  const DuelIndex index(value.game());
+  std::vector<DuelState> declares;
+  for (const DuelState& s : decision_states(value.game(), 400)) {
+    if (index.index_of(s)) declares.push_back(s);
+  }
+  std::size_t i = 0;
+  double sum = 0;
+  for (auto _ : st) sum += value.declare_value(declares[i++ % declares.size()]);
+  benchmark::DoNotOptimize(sum);
+  st.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+BENCHMARK(BM_DuelCoarseDeclareValue);
+
+// One `lookahead` decision (every legal action valued to the end of the turn) on the default
+// 1 cm lattice, with the pitch-5 solution interpolated; items = decisions.
+void BM_DuelLookaheadDecision(benchmark::State& st) {
+  static const CoarseDuelValue value(board(1),
+                                     std::make_shared<const DuelSolution>(solve_duel(board(5))));
+  const auto states = decision_states(value.game(), 64);
+  std::size_t i = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(value.action_values(states[i++ % states.size()]));
+  }
+  st.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+BENCHMARK(BM_DuelLookaheadDecision)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace sling::duel

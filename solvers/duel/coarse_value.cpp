@@ -1,0 +1,384 @@
+#include "solvers/duel/coarse_value.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/core/errors.h"
+
+namespace sling::duel {
+namespace {
+
+// Past this many plies inside one turn (a tied melee thrown again and again) the expectation is
+// cut off and the game's own evaluation stands in; the probability of getting there is below
+// 6^-10.
+constexpr int kMaxTurnPlies = 40;
+
+DuelRules without_pitch(DuelRules rules) {
+  rules.pitch_cm = 0;
+  return rules;
+}
+
+// A figure's coordinate on the coarse lattice, from its centre (in units) on the fine one.
+std::vector<float> coarse_coordinates(int fine_points, int coarse_points,
+                                      const std::function<int(int)>& fine_centre,
+                                      const std::function<int(int)>& coarse_centre) {
+  std::vector<float> out;
+  const double origin = coarse_centre(0);
+  const double step = coarse_centre(1) - origin;  // negative for Goliath's rows
+  for (int i = 0; i < fine_points; ++i) {
+    const double u = (fine_centre(i) - origin) / step;
+    out.push_back(static_cast<float>(std::clamp(u, 0.0, static_cast<double>(coarse_points - 1))));
+  }
+  return out;
+}
+
+std::uint8_t range_class(const DuelGame& game, const DuelState& s) {
+  return game.in_contact(s) ? 1 : static_cast<std::uint8_t>(2 + game.distance_bands(s));
+}
+
+}  // namespace
+
+CoarseDuelValue::CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
+                                 Scope leaf_scope)
+    : game_(game), fine_index_(game_), source_(std::move(source)), leaf_scope_(leaf_scope) {
+  const DuelGame& coarse = source_->game();
+  if (!(without_pitch(coarse.rules()) == without_pitch(game_.rules()))) {
+    throw RulesError("duel value function: the solution was solved for other rules");
+  }
+  auto axis = [&](Side side, bool columns) {
+    const int fine_points = columns ? game_.lattice_width(side) : game_.lattice_height(side);
+    const int coarse_points = columns ? coarse.lattice_width(side) : coarse.lattice_height(side);
+    const auto fine_centre = [&](int i) {
+      return columns ? game_.centre_x(side, i) : game_.centre_y(side, i);
+    };
+    const auto coarse_centre = [&](int i) {
+      return columns ? coarse.centre_x(side, i) : coarse.centre_y(side, i);
+    };
+    std::vector<Axis> out;
+    for (float u : coarse_coordinates(fine_points, coarse_points, fine_centre, coarse_centre)) {
+      Axis a;
+      a.low = static_cast<std::uint8_t>(std::floor(u));
+      a.high = static_cast<std::uint8_t>(std::min<int>(a.low + 1, coarse_points - 1));
+      a.high_weight = u - static_cast<float>(a.low);
+      out.push_back(a);
+    }
+    return out;
+  };
+  david_x_ = axis(kDavid, true);
+  david_y_ = axis(kDavid, false);
+  goliath_x_ = axis(kGoliath, true);
+  goliath_y_ = axis(kGoliath, false);
+
+  const DuelIndex& index = source_->index();
+  const std::int64_t radii = coarse.rules().david_base_mm + coarse.rules().goliath_base_mm;
+  coarse_range_.assign(index.pairs(), 0);
+  DuelState s;
+  for (int gy = 0; gy < coarse.lattice_height(kGoliath); ++gy) {
+    for (int gx = 0; gx < coarse.lattice_width(kGoliath); ++gx) {
+      for (int dy = 0; dy < coarse.lattice_height(kDavid); ++dy) {
+        for (int dx = 0; dx < coarse.lattice_width(kDavid); ++dx) {
+          s.david_x = static_cast<std::uint8_t>(dx);
+          s.david_y = static_cast<std::uint8_t>(dy);
+          s.goliath_x = static_cast<std::uint8_t>(gx);
+          s.goliath_y = static_cast<std::uint8_t>(gy);
+          if (coarse.centre_distance2(s) < radii * radii) continue;  // the bases overlap
+          coarse_range_[index.pair(dx, dy, gx, gy)] = range_class(coarse, s);
+        }
+      }
+    }
+  }
+}
+
+double CoarseDuelValue::declare_value(const DuelState& s) const {
+  const DuelIndex& index = source_->index();
+  const bool god = s.has(kGodAvailable), shield = s.has(kGoliathShield);
+  const bool javelin = s.has(kGoliathJavelin), stone = s.has(kDavidHasStone);
+  const bool dazed = s.has(kGoliathDazed);
+  const int slot = s.actor == kDavid ? DuelIndex::david_slot(stone, dazed)
+                                     : DuelIndex::goliath_slot(stone, dazed, s.has(kBeheadPending));
+  const double* values =
+      source_->values().data() + index.at(DuelIndex::layer(god, shield, javelin), slot, 0);
+  const std::uint8_t wanted = range_class(game_, s);
+  const Axis axes[4] = {david_x_[s.david_x], david_y_[s.david_y], goliath_x_[s.goliath_x],
+                        goliath_y_[s.goliath_y]};
+  double same_sum = 0, same_weight = 0, any_sum = 0, any_weight = 0;
+  for (int corner = 0; corner < 16; ++corner) {
+    int at[4];
+    double weight = 1;
+    for (int k = 0; k < 4; ++k) {
+      const bool high = (corner >> k) & 1;
+      at[k] = high ? axes[k].high : axes[k].low;
+      weight *= high ? axes[k].high_weight : 1 - axes[k].high_weight;
+    }
+    if (weight <= 0) continue;
+    const std::size_t pair = index.pair(at[0], at[1], at[2], at[3]);
+    const std::uint8_t range = coarse_range_[pair];
+    if (range == 0) continue;
+    any_sum += weight * values[pair];
+    any_weight += weight;
+    if (range == wanted) {
+      same_sum += weight * values[pair];
+      same_weight += weight;
+    }
+  }
+  if (same_weight > 0) return same_sum / same_weight;
+  if (any_weight > 0) return any_sum / any_weight;
+  // Every nearby coarse pair overlaps (the fine figures touch where the coarse lattice has no
+  // room): the nearest coarse pair where they do not.
+  double best_distance = 1e300, best_value = 0;
+  const DuelGame& coarse = source_->game();
+  const float targets[4] = {
+      static_cast<float>(axes[0].low) + axes[0].high_weight,
+      static_cast<float>(axes[1].low) + axes[1].high_weight,
+      static_cast<float>(axes[2].low) + axes[2].high_weight,
+      static_cast<float>(axes[3].low) + axes[3].high_weight,
+  };
+  for (int gy = 0; gy < coarse.lattice_height(kGoliath); ++gy) {
+    for (int gx = 0; gx < coarse.lattice_width(kGoliath); ++gx) {
+      for (int dy = 0; dy < coarse.lattice_height(kDavid); ++dy) {
+        for (int dx = 0; dx < coarse.lattice_width(kDavid); ++dx) {
+          const std::size_t pair = index.pair(dx, dy, gx, gy);
+          if (coarse_range_[pair] == 0) continue;
+          const double d =
+              (dx - targets[0]) * (dx - targets[0]) + (dy - targets[1]) * (dy - targets[1]) +
+              (gx - targets[2]) * (gx - targets[2]) + (gy - targets[3]) * (gy - targets[3]);
+          if (d < best_distance) {
+            best_distance = d;
+            best_value = values[pair];
+          }
+        }
+      }
+    }
+  }
+  return best_value;
+}
+
+double CoarseDuelValue::turn_value(const DuelState& s, bool root, Scope scope, int depth,
+                                   TurnMemo& memo) const {
+  if (game_.is_terminal(s)) return s.winner == kDavid ? 1.0 : 0.0;
+  if (!root && fine_index_.index_of(s)) return declare_value(s);
+  if (depth >= kMaxTurnPlies) return (game_.evaluate(s) + 1) / 2;
+  const Player player = game_.current_player(s);
+  if (player == kChancePlayer) {
+    ChanceList<DuelGame> outcomes;
+    game_.chance_outcomes(s, outcomes);
+    double expectation = 0;
+    for (const ChanceOutcome& o : outcomes) {
+      DuelState child = s;
+      game_.apply_unchecked(child, o.outcome);
+      expectation += o.probability * turn_value(child, false, scope, depth + 1, memo);
+    }
+    return expectation;
+  }
+  const bool remembered = s.phase == Phase::kDestination;
+  if (remembered) {
+    for (int i = 0; i < memo.used; ++i) {
+      if (memo.states[i] == s) return memo.values[i];
+    }
+  }
+  ActionList<DuelGame> actions;
+  if (scope == Scope::kAllActions) {
+    game_.legal_actions(s, actions);
+  } else {
+    game_.candidate_actions(s, actions);
+  }
+  const bool david = player == kDavid;
+  double best = david ? -1.0 : 2.0;
+  for (Action a : actions) {
+    DuelState child = s;
+    game_.apply_unchecked(child, a);
+    const double v = turn_value(child, false, scope, depth + 1, memo);
+    best = david ? std::max(best, v) : std::min(best, v);
+  }
+  if (remembered && memo.used < TurnMemo::kSize) {
+    memo.states[memo.used] = s;
+    memo.values[memo.used] = best;
+    ++memo.used;
+  }
+  return best;
+}
+
+double CoarseDuelValue::win_probability(const DuelState& s, Scope scope) const {
+  TurnMemo memo;
+  return turn_value(s, false, scope, 0, memo);
+}
+
+std::vector<std::pair<Action, double>> CoarseDuelValue::action_values(const DuelState& s) const {
+  std::vector<std::pair<Action, double>> out;
+  const Player player = game_.current_player(s);
+  if (player != kDavid && player != kGoliath) return out;
+  ActionList<DuelGame> actions;
+  game_.legal_actions(s, actions);
+  TurnMemo memo;
+  for (Action a : actions) {
+    DuelState child = s;
+    game_.apply_unchecked(child, a);
+    out.emplace_back(a, turn_value(child, false, Scope::kAllActions, 1, memo));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cache.
+
+namespace {
+
+std::mutex& cache_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::string& cache_directory_override() {
+  static std::string directory;
+  return directory;
+}
+std::function<void(const std::string&)>& cache_log() {
+  static std::function<void(const std::string&)> log = [](const std::string& line) {
+    std::cerr << line << '\n';
+  };
+  return log;
+}
+void log_line(const std::string& line) {
+  if (cache_log()) cache_log()(line);
+}
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+// Loads the cached file at `path`; null (after a notice) when it is unusable.
+std::shared_ptr<const DuelSolution> load_cached(const DuelGame& game, const std::string& path,
+                                                bool notify) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return nullptr;
+  try {
+    return std::make_shared<const DuelSolution>(DuelSolution::load(path, &game));
+  } catch (const std::exception& e) {
+    if (notify)
+      log_line("sling: cached duel solution " + path + " is unusable (" + e.what() +
+               "); solving again");
+    return nullptr;
+  }
+}
+
+std::map<std::string, std::shared_ptr<const DuelSolution>>& loaded_solutions() {
+  static std::map<std::string, std::shared_ptr<const DuelSolution>> loaded;
+  return loaded;
+}
+
+}  // namespace
+
+std::string duel_cache_directory() {
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex());
+    if (!cache_directory_override().empty()) return cache_directory_override();
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+    return std::string(xdg) + "/sling";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::string(home) + "/.cache/sling";
+  }
+  return ".sling-cache";
+}
+
+void set_duel_cache_directory(const std::string& directory) {
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  cache_directory_override() = directory;
+}
+
+void set_duel_cache_log(std::function<void(const std::string&)> log) {
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  cache_log() = std::move(log);
+}
+
+std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "duel-%016llx.sol",
+                static_cast<unsigned long long>(fnv1a(game.rules_json())));
+  return directory + "/" + name;
+}
+
+std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGame& game) {
+  const std::string path = duel_solution_cache_path(game, duel_cache_directory());
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  auto& slot = loaded_solutions()[path];
+  if (!slot) slot = load_cached(game, path, false);
+  return slot;
+}
+
+std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game) {
+  const std::string directory = duel_cache_directory();
+  const std::string path = duel_solution_cache_path(game, directory);
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  auto& slot = loaded_solutions()[path];
+  if (slot) return slot;
+  slot = load_cached(game, path, true);
+  if (slot) return slot;
+  check_solvable(game);
+  log_line("sling: solving the duel at pitch " + std::to_string(game.rules().pitch_cm) +
+           " cm for the value function (once; cached in " + directory + ")...");
+  const auto start = std::chrono::steady_clock::now();
+  SolverOptions options;
+  options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  options.tolerance = kRouteTolerance;
+  options.policy_improvements = kRouteImprovements;
+  auto solution = std::make_shared<const DuelSolution>(solve_duel(game, options));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    std::filesystem::create_directories(directory);
+    solution->save(path);
+    char line[64];
+    std::snprintf(line, sizeof(line), "%.1f", seconds);
+    log_line("sling: solved in " + std::string(line) + " s; saved " + path);
+  } catch (const std::exception& e) {
+    log_line("sling: could not save the duel solution to the cache (" + std::string(e.what()) +
+             ")");
+  }
+  slot = solution;
+  return slot;
+}
+
+int default_coarse_pitch(const DuelGame& game) {
+  return std::min(std::max(game.rules().pitch_cm + 1, 3), 5);
+}
+
+std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
+                                                           int coarse_pitch_cm,
+                                                           bool allow_same_lattice,
+                                                           CoarseDuelValue::Scope leaf_scope) {
+  if (coarse_pitch_cm == 0) coarse_pitch_cm = default_coarse_pitch(game);
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const CoarseDuelValue>> shared;
+  const std::string key = game.rules_json() + "|" + std::to_string(coarse_pitch_cm) + "|" +
+                          (allow_same_lattice ? "1" : "0") + "|" +
+                          std::to_string(static_cast<int>(leaf_scope)) + "|" +
+                          duel_cache_directory();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = shared[key];
+  if (slot) return slot;
+  std::shared_ptr<const DuelSolution> source;
+  if (allow_same_lattice) source = cached_duel_solution_if_present(game);
+  if (!source) {
+    DuelRules rules = game.rules();
+    rules.pitch_cm = coarse_pitch_cm;
+    source = cached_duel_solution(DuelGame(rules));
+  }
+  slot = std::make_shared<const CoarseDuelValue>(game, std::move(source), leaf_scope);
+  return slot;
+}
+
+}  // namespace sling::duel
