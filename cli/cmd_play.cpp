@@ -56,16 +56,19 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   config.style.colour = play::colour_wanted(command.colour, STDOUT_FILENO);
   config.progress = play::is_terminal(STDERR_FILENO);
   config.echo_input = !play::is_terminal(STDIN_FILENO);
+  using View = play::GameView<G>;
+  // Options are checked before the session builds its agents: a preset may first solve a coarse
+  // lattice for its value function, which a mistyped option should not wait for.
+  if constexpr (!play::HasSvg<View, G>) {
+    if (!command.svg_file.empty()) throw OptionError("--svg applies to danelaw only");
+  }
   play::PlaySession<G> session(game, config, std::cin, std::cout, std::cerr);
-  if (!command.svg_file.empty()) {
-    using View = play::GameView<G>;
-    if constexpr (play::HasSvg<View, G>) {
+  if constexpr (play::HasSvg<View, G>) {
+    if (!command.svg_file.empty()) {
       const std::string path = command.svg_file;
       session.set_observer([path](const G& g, const typename G::State& s) {
         if (const auto svg = View::svg(g, s)) write_file_atomic(path, *svg);
       });
-    } else {
-      throw OptionError("--svg applies to danelaw only");
     }
   }
   if (saved != nullptr) session.resume(*saved, /*restore_players=*/false);

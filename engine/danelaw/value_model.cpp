@@ -1,6 +1,6 @@
 #include "engine/danelaw/value_model.h"
 
-#include <cereal/archives/json.hpp>  // must precede rapidjson: it makes rapidjson assertions throw
+#include "engine/core/cereal_json.h"  // first: it makes rapidjson assertions throw
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
