@@ -142,39 +142,43 @@ void run_balance(const StudyBalanceCommand& c) {
             << " of " << best.games << ")\n";
 }
 
-const RegisterCommand kRegister("study", "Studies: the duel's God, danelaw's balance", [](CLI::App& sub) {
-  sub.require_subcommand(1);
-  CLI::App* god =
-      sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
-  auto command = std::make_shared<StudyGodCommand>();
-  god->add_option("--solution", command->solution_file, "Solution file from `sling solve duel`");
-  god->add_option("--rules", command->options.rules_file,
-                  "Rules to solve when no --solution is given");
-  god->add_option("--pitch", command->pitch_cm,
-                  "Lattice pitch to solve when no --solution is given")
-      ->check(CLI::Range(1, 5));
-  god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
-  god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
-      ->check(CLI::Range(1, 100000000));
-  god->add_option("--matchup-games", command->matchup_games, "Games per matchup (0: no matchups)")
-      ->check(CLI::Range(0, 1000000));
-  god->add_option("--max-plies", command->max_plies,
-                  "Stop a simulated game after this many plies (reported as cut)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
-  god->add_option("--agents", command->agents,
-                  "Agents of the matchup table (specs, comma-separated)");
-  add_seed_option(*god, command->seed, "Base seed");
-  god->add_flag("--quiet", command->quiet, "No progress lines");
-  add_threads_option(*god, command->threads);
-  god->add_flag("--allow-uncertified", command->allow_uncertified,
-                "Study a solution whose bracket is not certified (the report says so)");
-  set_examples(*god, {"sling solve duel --pitch 3 --out duel3.sol && sling study god --solution "
-                      "duel3.sol --out god3  (~1 min on 2 cores)",
-                      "sling study god --pitch 3 --out god3   (solves first, then studies)"});
-  god->callback([command] {
-    command->threads = resolve_threads(command->threads);
-    run(*command);
-  });
+const RegisterCommand kRegister(
+    "study", "Studies: the duel's God, danelaw's balance", [](CLI::App& sub) {
+      sub.require_subcommand(1);
+      CLI::App* god =
+          sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
+      auto command = std::make_shared<StudyGodCommand>();
+      god->add_option("--solution", command->solution_file,
+                      "Solution file from `sling solve duel`");
+      god->add_option("--rules", command->options.rules_file,
+                      "Rules to solve when no --solution is given");
+      god->add_option("--pitch", command->pitch_cm,
+                      "Lattice pitch to solve when no --solution is given")
+          ->check(CLI::Range(1, 5));
+      god->add_option("--out", command->out, "Directory for report.md and the figures")->required();
+      god->add_option("--games", command->games, "Optimal-versus-optimal games to simulate")
+          ->check(CLI::Range(1, 100000000));
+      god->add_option("--matchup-games", command->matchup_games,
+                      "Games per matchup (0: no matchups)")
+          ->check(CLI::Range(0, 1000000));
+      god->add_option("--max-plies", command->max_plies,
+                      "Stop a simulated game after this many plies (reported as cut)")
+          ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
+      god->add_option("--agents", command->agents,
+                      "Agents of the matchup table (specs, comma-separated)");
+      add_seed_option(*god, command->seed, "Base seed");
+      god->add_flag("--quiet", command->quiet, "No progress lines");
+      add_threads_option(*god, command->threads);
+      god->add_flag("--allow-uncertified", command->allow_uncertified,
+                    "Study a solution whose bracket is not certified (the report says so)");
+      set_examples(*god,
+                   {"sling solve duel --pitch 3 --out duel3.sol && sling study god --solution "
+                    "duel3.sol --out god3  (~1 min on 2 cores)",
+                    "sling study god --pitch 3 --out god3   (solves first, then studies)"});
+      god->callback([command] {
+        command->threads = resolve_threads(command->threads);
+        run(*command);
+      });
 
       CLI::App* balance = sub.add_subcommand(
           "balance", "Which danelaw rules make a fair game? (report.md + SVG over rule variants)");
@@ -194,7 +198,7 @@ const RegisterCommand kRegister("study", "Studies: the duel's God, danelaw's bal
       add_threads_option(*balance, balance_command->balance.threads);
       add_game_options(*balance, balance_command->options);
       balance->callback([balance_command] { run_balance(*balance_command); });
-});
+    });
 
 }  // namespace
 }  // namespace sling::cli
