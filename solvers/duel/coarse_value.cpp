@@ -165,6 +165,11 @@ double CoarseDuelValue::turn_value(const DuelState& s, bool root, Scope scope, i
                                    TurnMemo& memo) const {
   if (game_.is_terminal(s)) return s.winner == kDavid ? 1.0 : 0.0;
   if (!root && fine_index_.index_of(s)) return declare_value(s);
+  // A tied initiative roll is thrown again, so an expectation through it would recurse without
+  // end: the game's start is the solution's own start value (physically the same positions).
+  if (!root && s.phase == Phase::kRoll && s.roll == Roll::kInitiative && s.rerolling == 0) {
+    return s.has(kGodAvailable) ? source_->summary().start : source_->summary().start_without_god;
+  }
   if (depth >= kMaxTurnPlies) return (game_.evaluate(s) + 1) / 2;
   const Player player = game_.current_player(s);
   if (player == kChancePlayer) {
