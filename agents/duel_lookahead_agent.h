@@ -6,6 +6,7 @@
 // close to the exact solver's play, without its solve of the game's own lattice.
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -19,8 +20,11 @@ namespace sling {
 class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
  public:
   DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
-                     bool same_lattice)
-      : value_(std::move(value)), pitch_cm_(pitch_cm), same_lattice_(same_lattice) {}
+                     bool same_lattice, double tie_margin)
+      : value_(std::move(value)),
+        pitch_cm_(pitch_cm),
+        same_lattice_(same_lattice),
+        tie_margin_(tie_margin) {}
 
   void new_game(std::uint64_t) override {}
 
@@ -38,19 +42,55 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     std::stable_sort(analysis_.actions.begin(), analysis_.actions.end(),
                      [](const ActionStat& a, const ActionStat& b) { return a.value > b.value; });
     analysis_.value = analysis_.actions.front().value;
-    return analysis_.actions.front().action;
+    return pick_among_ties(state);
   }
 
   Analysis last_analysis() const override { return analysis_; }
   std::string spec() const override {
+    char margin[32];
+    std::snprintf(margin, sizeof margin, "%g", tie_margin_);
     return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
-           ",same_lattice=" + (same_lattice_ ? "1" : "0");
+           ",same_lattice=" + (same_lattice_ ? "1" : "0") + ",tie=" + margin;
   }
 
  private:
+  // The duel has plateaus: stand-offs where waiting another turn costs nothing, so the exact values
+  // of waiting and of acting are equal and the solver acts only because its values are discounted
+  // (by about 1e-12 a turn).  Interpolated values carry errors far larger than that slope, and a
+  // greedy choice among them can wait for ever (David circling without searching, Goliath standing
+  // still).  So values within `tie_margin_` of the best are ties, broken as the discount breaks
+  // them: toward the action that brings the decision sooner (a declaration that throws dice
+  // before a move; the destination nearest the other figure).
+  Action pick_among_ties(const duel::DuelState& state) const {
+    const std::vector<ActionStat>& ranked = analysis_.actions;
+    if (tie_margin_ <= 0) return ranked.front().action;
+    const duel::DuelGame& game = value_->game();
+    auto progress = [&](Action a) -> double {
+      if (state.phase == duel::Phase::kDeclare) return a == duel::act::kMove ? 0 : 1;
+      if (state.phase == duel::Phase::kDestination && duel::act::is_destination(a)) {
+        duel::DuelState after = state;
+        game.apply_unchecked(after, a);
+        return -static_cast<double>(game.centre_distance2(after));
+      }
+      return 0;
+    };
+    Action best = ranked.front().action;
+    double best_progress = progress(best);
+    for (const ActionStat& stat : ranked) {
+      if (stat.value < ranked.front().value - 2 * tie_margin_) break;  // payoffs are 2p - 1
+      const double p = progress(stat.action);
+      if (p > best_progress) {
+        best = stat.action;
+        best_progress = p;
+      }
+    }
+    return best;
+  }
+
   std::shared_ptr<const duel::CoarseDuelValue> value_;
   int pitch_cm_;
   bool same_lattice_;
+  double tie_margin_;
   Analysis analysis_;
 };
 
@@ -58,6 +98,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
 struct DuelLookaheadOptions {
   int pitch_cm = 0;
   bool same_lattice = true;
+  double tie_margin = 0.02;
   static DuelLookaheadOptions read(OptionReader& r) {
     DuelLookaheadOptions o;
     o.pitch_cm = static_cast<int>(r.integer(
@@ -67,6 +108,9 @@ struct DuelLookaheadOptions {
     o.same_lattice = r.integer("same_lattice", 1, 0, 1,
                                "use the game's own solution instead when the cache holds it (1) "
                                "or never (0)") == 1;
+    o.tie_margin = r.real("tie", 0.02, 0, 0.5,
+                          "win probabilities within this of the best are ties, broken toward the "
+                          "action that brings the decision sooner (plateaus; 0 = the best value)");
     return o;
   }
 };
@@ -78,7 +122,7 @@ inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& 
   reader.finish();
   const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
   return std::make_unique<DuelLookaheadAgent>(
-      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice);
+      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice, o.tie_margin);
 }
 
 }  // namespace sling

@@ -15,11 +15,10 @@
 namespace sling::cli {
 namespace {
 
-// The default field: every standard agent the game offers, weakest first, with search budgets
-// that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
-// Agents a game does not have are skipped with a note.
-const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
-                                                 "mcts:iterations=2000", "solver"};
+// The default field: `random` and the game's three presets (agents/presets.h), weakest first, so
+// that the default run (10 pairs per pairing) shows whether each preset beats the one below, in a
+// few minutes on two cores.  Agents a game cannot build are skipped with a note.
+const std::vector<std::string> kDefaultAgents = {"random", "easy", "normal", "strong"};
 
 struct TournamentCommand {
   std::string game = "duel";
@@ -103,8 +102,8 @@ const RegisterCommand kRegister(
       sub.add_option("game", command->game, "Game: " + game_list());
       add_game_options(sub, command->game_options);
       sub.add_option("--agent", command->agents,
-                     "Agent spec, once per agent (default: random, heuristic, "
-                     "expectimax:nodes=10000, mcts:iterations=2000, solver: those the game has)")
+                     "Agent spec or preset, once per agent (default: random, easy, normal, strong; "
+                     "`sling agents GAME` shows what each preset stands for)")
           ->allow_extra_args(false);
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
