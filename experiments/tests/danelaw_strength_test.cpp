@@ -15,8 +15,8 @@ namespace {
 // The presets as play/play_agents.h resolves them (experiments sit below play/, so they are
 // spelled out here; DanelawPresets.MatchTheStrengthStudy in the default suite keeps them equal).
 constexpr const char* kEasy = "heuristic";
-constexpr const char* kNormal = "planner:plans=8,samples=2,battle=2";
-constexpr const char* kStrong = "planner:plans=32,samples=4,battle=8";
+constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=1";
+constexpr const char* kStrong = "planner:plans=64,samples=4,battle=0,english_plans=1";
 
 struct Paired {
   int wins = 0, losses = 0, games = 0;
