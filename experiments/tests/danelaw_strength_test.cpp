@@ -32,6 +32,8 @@ Paired paired(const char* a, const char* b, int pairs, std::uint64_t seed) {
   MatchOptions options;
   options.games = pairs;
   options.seed = seed;
+  // One thread: the study shares its machine, and a match's result is the same on any count.
+  options.threads = 1;
   const MatchResult a_danes = run_match(game, {a, b}, options);
   const MatchResult b_danes = run_match(game, {b, a}, options);
   Paired p;
