@@ -25,32 +25,38 @@ struct PlannerOptions {
 // The side-specific keys: "english_battle=0" overrides "battle" for the English only.
 inline constexpr std::array<const char*, 2> kSidePrefix = {"danes_", "english_"};
 
+// Reads the settings under `prefix` ("" for both sides, or a side's prefix) with `fallback` as
+// defaults; a side's keys say only which shared key they override.
 inline danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& prefix,
                                                   const danelaw::PlannerConfig& fallback,
-                                                  const std::string& whose) {
+                                                  const std::string& side) {
+  const auto help = [&](const char* key, const char* text) {
+    return side.empty() ? std::string(text)
+                        : std::string("`") + key + "` for the " + side + " only";
+  };
   danelaw::PlannerConfig c;
   c.plans = static_cast<int>(r.integer(prefix + "plans", fallback.plans, 1, 100000,
-                                       "movement plans sampled per half-turn" + whose));
+                                       help("plans", "movement plans sampled per half-turn")));
   c.samples = static_cast<int>(
       r.integer(prefix + "samples", fallback.samples, 1, 100000,
-                "playouts per plan on average, shared by successive halving" + whose));
+                help("samples", "playouts per plan on average, shared by successive halving")));
   c.battle_samples = static_cast<int>(r.integer(
       prefix + "battle", fallback.battle_samples, 0, 100000,
-      "playouts per legal action at battle decisions (0: the heuristic's decisions)" + whose));
+      help("battle", "playouts per legal action at battle decisions (0: the heuristic's)")));
   c.noise = r.real(prefix + "noise", fallback.noise, 0, 1,
-                   "chance a sampled plan replaces a heuristic move" + whose);
-  c.margin = r.real(prefix + "margin", fallback.margin, 0, 2,
-                    "value a plan must gain over the heuristic's plan to replace it" + whose);
+                   help("noise", "chance a sampled plan replaces a heuristic move"));
+  c.margin =
+      r.real(prefix + "margin", fallback.margin, 0, 2,
+             help("margin", "value a plan must gain over the heuristic's plan to replace it"));
   return c;
 }
 
 inline PlannerOptions read_planner_options(OptionReader& r) {
   PlannerOptions o;
   const danelaw::PlannerConfig both = read_planner_config(r, "", danelaw::PlannerConfig{}, "");
-  o.config[danelaw::kDanes] = read_planner_config(r, kSidePrefix[danelaw::kDanes], both,
-                                                  " (the Danes only; default: as above)");
-  o.config[danelaw::kEnglish] = read_planner_config(r, kSidePrefix[danelaw::kEnglish], both,
-                                                    " (the English only; default: as above)");
+  o.config[danelaw::kDanes] = read_planner_config(r, kSidePrefix[danelaw::kDanes], both, "Danes");
+  o.config[danelaw::kEnglish] =
+      read_planner_config(r, kSidePrefix[danelaw::kEnglish], both, "English");
   o.model = r.text("model", "", "value model file from `sling train danelaw` (default: embedded)");
   return o;
 }
