@@ -13,6 +13,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/danelaw/planner.h"
 #include "engine/danelaw/value_model.h"
+#include "experiments/match.h"
 #include "experiments/play_game.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/training/danelaw_training.h"
@@ -324,6 +325,25 @@ TEST(DanelawPresets, MatchTheStrengthStudy) {
   for (const char* preset : {"easy", "normal", "strong"}) {
     EXPECT_NO_THROW(play::make_play_agent(game, preset)) << preset;
   }
+}
+
+// The planner's draws come from the game's seed and the decision's place in the game, never from
+// the thread that plays it: a match of the presets is the same on one thread and on two.
+TEST(DanelawPresets, AMatchIsTheSameOnAnyThreadCount) {
+  const DanelawGame game;
+  const std::array<std::string, 2> specs = {play::resolve_preset(game, "normal"),
+                                            play::resolve_preset(game, "strong")};
+  MatchOptions options;
+  options.games = 4;
+  options.seed = 21;
+  options.threads = 1;
+  const MatchResult one = run_match(game, specs, options);
+  options.threads = 2;
+  const MatchResult two = run_match(game, specs, options);
+  EXPECT_EQ(one.wins, two.wins);
+  EXPECT_EQ(one.mean_plies, two.mean_plies);
+  EXPECT_EQ(one.end_reasons, two.end_reasons);
+  EXPECT_EQ(one.errors, (std::array<int, 2>{0, 0}));
 }
 
 }  // namespace
