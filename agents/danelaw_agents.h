@@ -3,9 +3,11 @@
 // engine/danelaw/planner.h scored by the learned value model (the embedded default, or
 // model=FILE written by `sling train danelaw`).
 
+#include <array>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "agents/game_agents.h"
 #include "engine/danelaw/danelaw.h"
@@ -16,21 +18,66 @@ namespace sling {
 namespace danelaw_agents {
 
 struct PlannerOptions {
-  danelaw::PlannerConfig config;
-  std::string model;  // empty: the game's model
+  std::array<danelaw::PlannerConfig, 2> config;  // indexed by Side
+  std::string model;                             // empty: the game's model
 };
+
+// The side-specific keys: "english_battle=0" overrides "battle" for the English only.
+inline constexpr std::array<const char*, 2> kSidePrefix = {"danes_", "english_"};
+
+// Reads the settings under `prefix` ("" for both sides, or a side's prefix) with `fallback` as
+// defaults; a side's keys say only which shared key they override.
+inline danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& prefix,
+                                                  const danelaw::PlannerConfig& fallback,
+                                                  const std::string& side) {
+  const auto help = [&](const char* key, const char* text) {
+    return side.empty() ? std::string(text)
+                        : std::string("`") + key + "` for the " + side + " only";
+  };
+  danelaw::PlannerConfig c;
+  c.plans = static_cast<int>(r.integer(prefix + "plans", fallback.plans, 1, 100000,
+                                       help("plans", "movement plans sampled per half-turn")));
+  c.samples = static_cast<int>(
+      r.integer(prefix + "samples", fallback.samples, 1, 100000,
+                help("samples", "playouts per plan on average, shared by successive halving")));
+  c.battle_samples = static_cast<int>(r.integer(
+      prefix + "battle", fallback.battle_samples, 0, 100000,
+      help("battle", "playouts per legal action at battle decisions (0: the heuristic's)")));
+  c.noise = r.real(prefix + "noise", fallback.noise, 0, 1,
+                   help("noise", "chance a sampled plan replaces a heuristic move"));
+  c.margin =
+      r.real(prefix + "margin", fallback.margin, 0, 2,
+             help("margin", "value a plan must gain over the heuristic's plan to replace it"));
+  return c;
+}
 
 inline PlannerOptions read_planner_options(OptionReader& r) {
   PlannerOptions o;
-  o.config.plans =
-      static_cast<int>(r.integer("plans", 32, 1, 100000, "movement plans sampled per half-turn"));
-  o.config.samples = static_cast<int>(r.integer(
-      "samples", 4, 1, 100000, "playouts per plan on average, shared by successive halving"));
-  o.config.battle_samples = static_cast<int>(
-      r.integer("battle", 8, 1, 100000, "playouts per legal action at battle decisions"));
-  o.config.noise = r.real("noise", 0.3, 0, 1, "chance a sampled plan replaces a heuristic move");
+  const danelaw::PlannerConfig both = read_planner_config(r, "", danelaw::PlannerConfig{}, "");
+  o.config[danelaw::kDanes] = read_planner_config(r, kSidePrefix[danelaw::kDanes], both, "Danes");
+  o.config[danelaw::kEnglish] =
+      read_planner_config(r, kSidePrefix[danelaw::kEnglish], both, "English");
   o.model = r.text("model", "", "value model file from `sling train danelaw` (default: embedded)");
   return o;
+}
+
+// The spec's options for one side's settings: all of them for the shared ones, and for a side
+// only those that differ from the shared ones, so that spec() parses back to the same agent.
+inline void write_planner_config(std::vector<std::string>& items, const std::string& prefix,
+                                 const danelaw::PlannerConfig& c,
+                                 const danelaw::PlannerConfig* shared) {
+  const auto item = [&](const char* key, double value, double base) {
+    if (shared && value == base) return;
+    std::ostringstream out;
+    out << prefix << key << '=' << value;
+    items.push_back(out.str());
+  };
+  const danelaw::PlannerConfig& b = shared ? *shared : c;
+  item("plans", c.plans, b.plans);
+  item("samples", c.samples, b.samples);
+  item("battle", c.battle_samples, b.battle_samples);
+  item("noise", c.noise, b.noise);
+  item("margin", c.margin, b.margin);
 }
 
 class PlannerAgent final : public Agent<danelaw::DanelawGame> {
@@ -55,9 +102,14 @@ class PlannerAgent final : public Agent<danelaw::DanelawGame> {
   Analysis last_analysis() const override { return analysis_; }
   std::string spec() const override {
     std::ostringstream out;
-    const danelaw::PlannerConfig& c = options_.config;
-    out << "planner:plans=" << c.plans << ",samples=" << c.samples << ",battle=" << c.battle_samples
-        << ",noise=" << c.noise;
+    // The Danes' settings stand for both sides; the English's are written where they differ.
+    const auto& c = options_.config;
+    std::vector<std::string> items;
+    write_planner_config(items, "", c[danelaw::kDanes], nullptr);
+    write_planner_config(items, kSidePrefix[danelaw::kEnglish], c[danelaw::kEnglish],
+                         &c[danelaw::kDanes]);
+    out << "planner:";
+    for (std::size_t i = 0; i < items.size(); ++i) out << (i ? "," : "") << items[i];
     if (!options_.model.empty()) out << ",model=" << options_.model;
     return out.str();
   }

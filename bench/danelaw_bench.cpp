@@ -146,7 +146,7 @@ void BM_DanelawValueModel(benchmark::State& state) {
 }
 BENCHMARK(BM_DanelawValueModel)->Unit(benchmark::kMicrosecond);
 
-// One movement-plan search of the `strong` preset (32 plans, 128 playouts) from the first
+// One movement-plan search of the `strong` preset (64 plans, 256 playouts) from the first
 // movement decision of each half-turn position; items = searches.
 void BM_DanelawPlannerSearch(benchmark::State& state) {
   const DanelawGame& game = default_game();
@@ -162,7 +162,7 @@ void BM_DanelawPlannerSearch(benchmark::State& state) {
     }
     if (s.phase == Phase::kMove) starts.push_back(s);
   }
-  Planner planner(game, PlannerConfig{32, 4, 8, 0.3});
+  Planner planner(game, PlannerConfig{64, 4, 0, 0.3});
   std::size_t i = 0;
   for (auto _ : state) {
     planner.new_game(i);

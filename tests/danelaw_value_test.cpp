@@ -13,6 +13,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/danelaw/planner.h"
 #include "engine/danelaw/value_model.h"
+#include "experiments/match.h"
 #include "experiments/play_game.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/training/danelaw_training.h"
@@ -190,6 +191,84 @@ TEST(DanelawPlanner, MovementPlanIsFollowedWhileThePositionIsTheOneExpected) {
   }
 }
 
+// The first movement decision of the Danes (heuristic play up to it, seeded dice).
+State first_movement(const DanelawGame& game, std::uint64_t seed) {
+  Rng dice(seed, 0);
+  State s = game.initial_state();
+  while (s.phase != Phase::kMove) {
+    apply_any(game, s,
+              game.current_player(s) == kChancePlayer ? sample_chance(game, s, dice)
+                                                      : game.heuristic_action(s, dice));
+  }
+  return s;
+}
+
+TEST(DanelawPlanner, SideSettingsParseAndWriteBack) {
+  const DanelawGame game;
+  const auto agent = make_agent(game, "planner:plans=8,battle=0,english_plans=1,english_battle=3");
+  const std::string spec = agent->spec();
+  EXPECT_EQ(spec,
+            "planner:plans=8,samples=4,battle=0,noise=0.3,margin=0,english_plans=1,"
+            "english_battle=3");
+  EXPECT_EQ(make_agent(game, spec)->spec(), spec);
+  // danes_* overrides the shared setting for the Danes only: the English keep the default.
+  EXPECT_EQ(make_agent(game, "planner:danes_plans=4")->spec(),
+            "planner:plans=4,samples=4,battle=8,noise=0.3,margin=0,english_plans=32");
+  EXPECT_THROW(make_agent(game, "planner:english_battle=-1"), OptionError);
+  EXPECT_THROW(make_agent(game, "planner:danes_margin=3"), OptionError);
+  EXPECT_THROW(make_agent(game, "planner:english_depth=3"), OptionError);
+}
+
+TEST(DanelawPlanner, BattleZeroFollowsTheHeuristicWithoutPlayouts) {
+  const DanelawGame game;
+  Planner heuristic_battles(game, PlannerConfig{4, 1, 0, 0.3});
+  Planner playout_battles(game, PlannerConfig{4, 1, 2, 0.3});
+  heuristic_battles.new_game(3);
+  playout_battles.new_game(3);
+  Rng dice(3, 0);
+  State s = game.initial_state();
+  int battles = 0;
+  while (!game.is_terminal(s) && battles < 40) {
+    if (game.current_player(s) == kChancePlayer) {
+      apply_any(game, s, sample_chance(game, s, dice));
+      continue;
+    }
+    const bool battle = s.phase == Phase::kChooseTarget || s.phase == Phase::kChooseRoller ||
+                        s.phase == Phase::kAdvance || s.phase == Phase::kRoutStep;
+    ActionList<DanelawGame> legal;
+    game.legal_actions(s, legal);
+    if (battle && legal.size() > 1) {
+      ++battles;
+      EXPECT_EQ(heuristic_battles.choose(s).playouts, 0);
+      EXPECT_GT(playout_battles.choose(s).playouts, 0);
+    }
+    apply_any(game, s, game.heuristic_action(s, dice));
+  }
+  EXPECT_GT(battles, 0);
+}
+
+TEST(DanelawPlanner, PerSideSettingsAndAWideMarginKeepTheHeuristicPlan) {
+  const DanelawGame game;
+  const State s = first_movement(game, 9);
+  // A margin wider than any value difference (values lie in [-1, 1]) never replaces the
+  // heuristic's plan: the same first move as a planner that samples that plan alone.
+  Planner wide(game, PlannerConfig{8, 2, 0, 0.5, 2.0});
+  Planner alone(game, PlannerConfig{1, 1, 0, 0.5});
+  wide.new_game(9);
+  alone.new_game(9);
+  const PlannerChoice kept = wide.choose(s);
+  EXPECT_EQ(kept.action, alone.choose(s).action);
+  EXPECT_GT(kept.options.size(), 1u);  // other plans were sampled and scored
+  // Settings per side: the Danes' (here moving) apply, not the English's.
+  Planner sided(
+      game, std::array<PlannerConfig, 2>{PlannerConfig{1, 1, 0, 0.5}, PlannerConfig{8, 2, 0, 0.5}});
+  sided.new_game(9);
+  EXPECT_EQ(sided.config(kEnglish).plans, 8);
+  const PlannerChoice danes = sided.choose(s);
+  EXPECT_EQ(danes.options.size(), 1u);
+  EXPECT_EQ(danes.action, kept.action);
+}
+
 TEST(DanelawPlanner, BadModelFileIsAOneLineError) {
   const DanelawGame game;
   EXPECT_THROW(make_agent(game, "planner:model=/nonexistent.json"), FileFormatError);
@@ -239,11 +318,32 @@ TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
 TEST(DanelawPresets, MatchTheStrengthStudy) {
   const DanelawGame game;
   EXPECT_EQ(play::resolve_preset(game, "easy"), "heuristic");
-  EXPECT_EQ(play::resolve_preset(game, "normal"), "planner:plans=8,samples=2,battle=2");
-  EXPECT_EQ(play::resolve_preset(game, "strong"), "planner:plans=32,samples=4,battle=8");
+  EXPECT_EQ(play::resolve_preset(game, "normal"),
+            "planner:plans=8,samples=2,battle=0,english_plans=1");
+  EXPECT_EQ(play::resolve_preset(game, "strong"),
+            "planner:plans=64,samples=4,battle=0,english_plans=1");
   for (const char* preset : {"easy", "normal", "strong"}) {
     EXPECT_NO_THROW(play::make_play_agent(game, preset)) << preset;
   }
+}
+
+// The planner's draws come from the game's seed and the decision's place in the game, never from
+// the thread that plays it: a match of the presets is the same on one thread and on two.
+TEST(DanelawPresets, AMatchIsTheSameOnAnyThreadCount) {
+  const DanelawGame game;
+  const std::array<std::string, 2> specs = {play::resolve_preset(game, "normal"),
+                                            play::resolve_preset(game, "strong")};
+  MatchOptions options;
+  options.games = 4;
+  options.seed = 21;
+  options.threads = 1;
+  const MatchResult one = run_match(game, specs, options);
+  options.threads = 2;
+  const MatchResult two = run_match(game, specs, options);
+  EXPECT_EQ(one.wins, two.wins);
+  EXPECT_EQ(one.mean_plies, two.mean_plies);
+  EXPECT_EQ(one.end_reasons, two.end_reasons);
+  EXPECT_EQ(one.errors, (std::array<int, 2>{0, 0}));
 }
 
 }  // namespace

@@ -66,27 +66,33 @@ PlannerChoice Planner::choose(const State& s) {
   plan_actions_.clear();
   plan_next_ = 0;
   if (in_movement(s)) return plan_movement(s);
-  if (s.phase == Phase::kPlace || s.phase == Phase::kReinforce) {
-    PlannerChoice choice;
-    Rng rng = rng_.derive(decisions_);
-    choice.action = game_.heuristic_action(s, rng);
-    choice.options.push_back({choice.action, 0.0, 0});
-    return choice;
+  if (s.phase == Phase::kPlace || s.phase == Phase::kReinforce ||
+      config_[game_.current_player(s)].battle_samples == 0) {
+    return heuristic_choice(s);
   }
   return compare_actions(s);
 }
 
+PlannerChoice Planner::heuristic_choice(const State& s) {
+  PlannerChoice choice;
+  Rng rng = rng_.derive(decisions_);
+  choice.action = game_.heuristic_action(s, rng);
+  choice.options.push_back({choice.action, 0.0, 0});
+  return choice;
+}
+
 PlannerChoice Planner::plan_movement(const State& s) {
   const Side side = static_cast<Side>(s.side);
+  const PlannerConfig& config = config_[side];
   const Rng base = rng_.derive(decisions_);
   std::vector<Candidate> candidates;
   std::vector<std::uint64_t> seen;
-  for (int k = 0; k < config_.plans; ++k) {
+  for (int k = 0; k < config.plans; ++k) {
     Rng rng = base.derive(static_cast<std::uint64_t>(k));
     Candidate c;
     State t = s;
     while (in_movement(t) && game_.current_player(t) == side) {
-      const Action a = sampled_move(t, rng, k == 0 ? 0.0 : config_.noise);
+      const Action a = sampled_move(t, rng, k == 0 ? 0.0 : config.noise);
       c.states.push_back(t);
       c.actions.push_back(a);
       game_.apply_unchecked(t, a);
@@ -100,8 +106,10 @@ PlannerChoice Planner::plan_movement(const State& s) {
 
   // Successive halving: each round shares an equal part of the budget among the plans still in,
   // then keeps the better half.  Playout j of every plan uses the same dice (common random
-  // numbers), so plans are compared on the same luck.
-  const int budget = std::max(1, config_.plans * config_.samples);
+  // numbers), so plans are compared on the same luck.  With a margin the heuristic's plan
+  // (candidate 0) is never dropped, so that it meets the winner on the same dice at the end.
+  const int budget = std::max(1, config.plans * config.samples);
+  const bool keep_heuristic = config.margin > 0;
   const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(candidates.size()))));
   std::vector<int> alive(candidates.size());
   std::iota(alive.begin(), alive.end(), 0);
@@ -121,6 +129,9 @@ PlannerChoice Planner::plan_movement(const State& s) {
     std::sort(alive.begin(), alive.end(),
               [&](int a, int b) { return candidates[a].mean() > candidates[b].mean(); });
     alive.resize((alive.size() + 1) / 2);
+    if (keep_heuristic && std::find(alive.begin(), alive.end(), 0) == alive.end()) {
+      alive.push_back(0);
+    }
   }
   if (candidates[alive[0]].samples == 0) {  // a single plan: nothing to compare
     candidates[alive[0]].total = finish_half_turn(candidates[alive[0]].end, side, dice);
@@ -135,6 +146,11 @@ PlannerChoice Planner::plan_movement(const State& s) {
     }
     return candidates[a].mean() > candidates[b].mean();
   });
+  if (keep_heuristic && order[0] != 0 && candidates[0].samples == candidates[order[0]].samples &&
+      candidates[order[0]].mean() <= candidates[0].mean() + config.margin) {
+    std::rotate(order.begin(), std::find(order.begin(), order.end(), 0),
+                std::find(order.begin(), order.end(), 0) + 1);
+  }
   Candidate& best = candidates[order[0]];
   PlannerChoice choice;
   choice.action = best.actions[0];
@@ -161,15 +177,16 @@ PlannerChoice Planner::compare_actions(const State& s) {
     return choice;
   }
   const Side side = static_cast<Side>(game_.current_player(s));
+  const int samples = config_[side].battle_samples;
   for (Action a : legal) {
     State t = s;
     game_.apply_unchecked(t, a);
     double total = 0;
-    for (int j = 0; j < config_.battle_samples; ++j) {
+    for (int j = 0; j < samples; ++j) {
       total += finish_half_turn(t, side, base.derive(static_cast<std::uint64_t>(j)));
     }
-    choice.options.push_back({a, total / config_.battle_samples, config_.battle_samples});
-    choice.playouts += config_.battle_samples;
+    choice.options.push_back({a, total / samples, samples});
+    choice.playouts += samples;
   }
   std::stable_sort(choice.options.begin(), choice.options.end(),
                    [](const auto& x, const auto& y) { return x.value > y.value; });

@@ -15,6 +15,7 @@
 // Deterministic: every draw comes from the seed given to new_game and the decision's position in
 // the game.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -25,8 +26,11 @@ namespace sling::danelaw {
 struct PlannerConfig {
   int plans = 32;          // movement plans sampled per half-turn
   int samples = 4;         // playouts per plan on average (successive halving shares them)
-  int battle_samples = 8;  // playouts per battle action
+  int battle_samples = 8;  // playouts per battle action; 0: the heuristic's battle decisions
   double noise = 0.3;      // chance a sampled plan replaces a move by a random candidate
+  // A sampled plan replaces the heuristic's own only when its mean value (for the side to move, in
+  // [-1, 1], over the same dice) beats the heuristic plan's by more than this.
+  double margin = 0;
 };
 
 struct PlannerChoice {
@@ -43,9 +47,14 @@ struct PlannerChoice {
 
 class Planner {
  public:
-  Planner(const DanelawGame& game, const PlannerConfig& config) : game_(game), config_(config) {}
+  // The same settings for both sides, or one per side (indexed by Side): the value model and the
+  // heuristic are not equally good for the Danes and the English, so each side has its own.
+  Planner(const DanelawGame& game, const PlannerConfig& config)
+      : game_(game), config_{config, config} {}
+  Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side)
+      : game_(game), config_(per_side) {}
 
-  const PlannerConfig& config() const { return config_; }
+  const PlannerConfig& config(Side side) const { return config_[side]; }
   void new_game(std::uint64_t seed);
   // The planner's decision at `s` (a decision node).
   PlannerChoice choose(const State& s);
@@ -53,13 +62,14 @@ class Planner {
  private:
   PlannerChoice plan_movement(const State& s);
   PlannerChoice compare_actions(const State& s);
+  PlannerChoice heuristic_choice(const State& s);
   // Plays from `s` to the end of the current half-turn (heuristic decisions, `rng` dice) and
   // returns the value for `side` by the model.
   double finish_half_turn(State s, Side side, Rng rng) const;
   Action sampled_move(const State& s, Rng& rng, double noise) const;
 
   const DanelawGame& game_;
-  PlannerConfig config_;
+  std::array<PlannerConfig, 2> config_;
   Rng rng_;
   std::uint64_t decisions_ = 0;
   // The plan being played: the states it expects and the actions it takes there.

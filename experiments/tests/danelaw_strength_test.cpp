@@ -15,8 +15,8 @@ namespace {
 // The presets as play/play_agents.h resolves them (experiments sit below play/, so they are
 // spelled out here; DanelawPresets.MatchTheStrengthStudy in the default suite keeps them equal).
 constexpr const char* kEasy = "heuristic";
-constexpr const char* kNormal = "planner:plans=8,samples=2,battle=2";
-constexpr const char* kStrong = "planner:plans=32,samples=4,battle=8";
+constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=1";
+constexpr const char* kStrong = "planner:plans=64,samples=4,battle=0,english_plans=1";
 
 struct Paired {
   int wins = 0, losses = 0, games = 0;
@@ -32,6 +32,8 @@ Paired paired(const char* a, const char* b, int pairs, std::uint64_t seed) {
   MatchOptions options;
   options.games = pairs;
   options.seed = seed;
+  // One thread: the study shares its machine, and a match's result is the same on any count.
+  options.threads = 1;
   const MatchResult a_danes = run_match(game, {a, b}, options);
   const MatchResult b_danes = run_match(game, {b, a}, options);
   Paired p;
