@@ -37,12 +37,12 @@ std::vector<PresetInfo> agent_presets(const G&) {
   if constexpr (std::is_same_v<G, duel::DuelGame>) {
     return {
         {"easy", "heuristic", "the rule-of-thumb policy"},
-        {"normal", "lookahead",
+        {"normal", "lookahead:value_pitch=5",
+         "the rest of the turn exactly, valued by the 5 cm lattice's exact solution "
+         "(interpolated; solved once, a few seconds, then cached)"},
+        {"strong", "lookahead",
          "the rest of the turn exactly, valued by the exact solution one centimetre coarser (3 cm "
          "at the default 1 cm lattice; solved once, about 10-20 s, then cached)"},
-        {"strong", "expectimax:leaf=value,nodes=20000",
-         "expectimax over several turns (20,000 nodes, about 0.05 s a decision), its leaves valued "
-         "by the same coarser exact solution"},
     };
   } else if constexpr (std::is_same_v<G, pig::PigGame>) {
     return {

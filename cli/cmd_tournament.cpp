@@ -15,10 +15,12 @@
 namespace sling::cli {
 namespace {
 
-// The default field: `random` and the game's three presets (agents/presets.h), weakest first, so
-// that the default run (10 pairs per pairing) shows whether each preset beats the one below, in a
-// few minutes on two cores.  Agents a game cannot build are skipped with a note.
-const std::vector<std::string> kDefaultAgents = {"random", "easy", "normal", "strong"};
+// The default field: every standard agent the game offers, weakest first, with search budgets
+// that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
+// Agents a game does not have are skipped with a note.  (The duel's presets are not the default:
+// two `lookahead` agents can stand off for hundreds of thousands of plies; docs/strength.md.)
+const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
+                                                 "mcts:iterations=2000", "solver"};
 
 struct TournamentCommand {
   std::string game = "duel";
@@ -42,7 +44,8 @@ std::vector<std::string> default_agents(const G& game) {
   const auto catalogue = agent_catalogue(game);
   for (const std::string& spec : kDefaultAgents) {
     const std::string name = parse_agent_spec(spec).name;
-    const bool known = std::any_of(catalogue.begin(), catalogue.end(),
+    const bool known = preset_spec(game, spec).has_value() ||
+                       std::any_of(catalogue.begin(), catalogue.end(),
                                    [&](const AgentInfo& info) { return info.name == name; });
     if (!known) {
       std::cerr << "tournament: agent '" << name << "' is not available for " << game.info().name
@@ -101,9 +104,11 @@ const RegisterCommand kRegister(
       auto command = std::make_shared<TournamentCommand>();
       sub.add_option("game", command->game, "Game: " + game_list());
       add_game_options(sub, command->game_options);
-      sub.add_option("--agent", command->agents,
-                     "Agent spec or preset, once per agent (default: random, easy, normal, strong; "
-                     "`sling agents GAME` shows what each preset stands for)")
+      sub.add_option(
+             "--agent", command->agents,
+             "Agent spec or preset (easy, normal, strong), once per agent (default: random, "
+             "heuristic, expectimax:nodes=10000, mcts:iterations=2000, solver: those the "
+             "game has)")
           ->allow_extra_args(false);
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "

@@ -508,13 +508,13 @@ TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
   const duel::DuelGame duel_game;
   const pig::PigGame pig_game;
   EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic");
-  EXPECT_EQ(resolve_preset(duel_game, "normal"), "lookahead");
-  EXPECT_EQ(resolve_preset(duel_game, "strong"), "expectimax:leaf=value,nodes=20000");
+  EXPECT_EQ(resolve_preset(duel_game, "normal"), "lookahead:value_pitch=5");
+  EXPECT_EQ(resolve_preset(duel_game, "strong"), "lookahead");
   EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second
   EXPECT_EQ(resolve_preset(duel_game, "random"), "random");
   // (Building the duel's presets solves their value lattice: value_search_test builds them on a
   // small board.)
-  EXPECT_EQ(default_hint_spec(duel_game), "expectimax:leaf=value,nodes=20000");
+  EXPECT_EQ(default_hint_spec(duel_game), "lookahead");
   EXPECT_EQ(default_hint_spec(pig_game), "solver");
   EXPECT_THROW(make_play_agent(duel_game, "grandmaster"), OptionError);
 }
