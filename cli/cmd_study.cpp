@@ -76,7 +76,7 @@ void run(const StudyGodCommand& c) {
     const duel::DuelGame game(rules);
     // Say what is about to happen: at the default 1 cm pitch the solve alone takes over an hour.
     const char* how_long = rules.pitch_cm >= 3   ? "seconds"
-                           : rules.pitch_cm == 2 ? "about a minute"
+                           : rules.pitch_cm == 2 ? "several minutes"
                                                  : "about 95 minutes";
     std::cerr << "study god: no --solution given, so the duel is solved first at a "
               << rules.pitch_cm << " cm pitch (" << how_long
