@@ -28,6 +28,7 @@ struct PlayCommand {
   std::string colour = "auto";
   std::string svg_file;
   std::string solution_file;
+  std::string god_prompt = "bad-rolls";
 };
 
 template <class G>
@@ -53,6 +54,8 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   config.seed = command.seed;
   config.hint = command.hint;
   config.solution_file = command.solution_file;
+  config.dice_questions = command.god_prompt == "every" ? play::DiceQuestions::kAfterEveryRoll
+                                                        : play::DiceQuestions::kAfterBadRolls;
   config.style.colour = play::colour_wanted(command.colour, STDOUT_FILENO);
   config.progress = play::is_terminal(STDERR_FILENO);
   config.echo_input = !play::is_terminal(STDIN_FILENO);
@@ -101,10 +104,17 @@ const RegisterCommand kRegister(
       sub.add_option("--solution", command->solution_file,
                      "The exact solver's solution file (`sling solve GAME --out`): `strong` and "
                      "hints play from it");
+      sub.add_option("--god-prompt", command->god_prompt,
+                     "duel, a person as David: when God's question comes. bad-rolls: only after "
+                     "a roll that went against David (a kill, a lost melee, a miss, a recovery, a "
+                     "failed search or flee, a trip), every: after every roll")
+          ->check(CLI::IsMember({"bad-rolls", "every"}))
+          ->capture_default_str();
       sub.add_option("--svg", command->svg_file,
                      "danelaw: rewrite this SVG of the position after every action");
       set_examples(sub, {"sling play pig --first human --second strong",
                          "sling play duel --david human --goliath normal --seed 7",
+                         "sling play duel --goliath strong --god-prompt every",
                          "sling play danelaw --danes easy --english human --svg board.svg",
                          "sling play --load game.sav"});
       sub.callback([command, &sub] {

@@ -560,6 +560,50 @@ std::string GameView<DuelGame>::rules_summary(const Game& game) {
   return out.str();
 }
 
+bool GameView<DuelGame>::roll_went_against_david(const Game& game, const State& s) {
+  if (s.phase != Phase::kGod) return false;
+  const auto& rules = game.rules();
+  const int first = s.dice[0], second = s.dice[1];
+  switch (s.roll) {
+    case Roll::kJavelin:
+      return first <= game.shooting_capability(s, duel::kGoliath);
+    case Roll::kMelee:
+      return first + game.combat_value(s, duel::kDavid) <
+             second + game.combat_value(s, duel::kGoliath);
+    case Roll::kRecover:
+      return first >= rules.recover_min;
+    case Roll::kStoneToHit:
+      return first > game.shooting_capability(s, duel::kDavid);
+    case Roll::kStoneDamage:
+      return first <= game.protection(s);
+    case Roll::kStoneDaze:
+      return first > rules.daze_max;
+    case Roll::kSearch:
+      return first < rules.search_min;
+    case Roll::kFleeTest:
+      return first < rules.flee_min;
+    case Roll::kDavidMove:
+    case Roll::kFleeMove:
+      return first == 6;
+    case Roll::kGoliathMove: {  // far enough to reach contact with David
+      const int allowance = std::max(0, game.move_base(s, duel::kGoliath) - first);
+      return !game.in_contact(s) &&
+             allowance + game.contact_tolerance_units() / 20.0 >= game.edge_distance_cm(s);
+    }
+    case Roll::kInitiative:
+    case Roll::kNone:
+      break;
+  }
+  return false;
+}
+
+std::optional<Action> GameView<DuelGame>::unasked_answer(const Game& game, const State& s,
+                                                         DiceQuestions questions) {
+  if (questions == DiceQuestions::kAfterEveryRoll || s.phase != Phase::kGod) return std::nullopt;
+  if (roll_went_against_david(game, s)) return std::nullopt;
+  return act::kAccept;
+}
+
 std::string GameView<DuelGame>::result(const Game& game, const State& s) {
   (void)game;
   switch (s.end) {

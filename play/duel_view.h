@@ -3,6 +3,7 @@
 // Goliath, every die with what it decides, option labels with the odds, and why a typed action is
 // illegal.
 
+#include <optional>
 #include <string>
 
 #include "engine/duel/duel.h"
@@ -30,6 +31,15 @@ struct GameView<duel::DuelGame> {
     return s.phase == duel::Phase::kGod || s.phase == duel::Phase::kTieFlee;
   }
   static std::string result(const Game& game, const State& s);
+  // God's question after a roll that went David's way (or that God cannot mend) is answered
+  // `accept` unless every roll is to be asked about.
+  static std::optional<Action> unasked_answer(const Game& game, const State& s,
+                                              DiceQuestions questions);
+  // Whether the dice just thrown (phase kGod) went against David: a javelin that kills, a lost
+  // melee, a recovering Goliath, a stone that misses, is stopped or does not daze, a failed search
+  // or flee test, a trip or slip, a Goliath move long enough to reach him.  The initiative and
+  // David's other movement rolls never count (the God study: optimal play never re-rolls them).
+  static bool roll_went_against_david(const Game& game, const State& s);
 };
 
 }  // namespace sling::play

@@ -13,6 +13,12 @@
 
 namespace sling::play {
 
+// Which questions that follow a die a person at the table is asked (the duel's God prompt):
+// every one, or only after a roll that went against them (the others take the game's default).
+// A view that can answer for the person declares
+//   static std::optional<Action> unasked_answer(const G&, const State&, DiceQuestions);
+enum class DiceQuestions { kAfterEveryRoll, kAfterBadRolls };
+
 template <Game G>
 struct GameView {
   using State = typename G::State;

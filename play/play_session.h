@@ -41,6 +41,9 @@ struct PlayConfig {
   std::string hint = "auto";  // agent spec for `hint`; "auto" = the strongest available; "off"
   bool echo_input = false;    // repeat each input line (when it comes from a file, not a person)
   std::string solution_file;  // the exact solver's solution, for `strong` and hints
+  // The duel's God prompt: after every roll, or (the default) only after one that went against
+  // David; the other rolls are accepted for him.
+  DiceQuestions dice_questions = DiceQuestions::kAfterBadRolls;
 };
 
 // The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
@@ -187,6 +190,10 @@ class PlaySession {
         if (!agent_turn(side)) return false;
         continue;
       }
+      if (const auto answer = unasked_answer(state_)) {
+        apply(*answer);  // a question the person chose not to be asked (--god-prompt)
+        continue;
+      }
       if (human_turn(side) == Turn::kQuit) return false;
     }
   }
@@ -204,6 +211,15 @@ class PlaySession {
   enum class Turn { kActed, kRewound, kQuit };
 
   const Style& style() const { return config_.style; }
+
+  // The answer given for a person who is not asked (the duel's God prompt after a good roll).
+  std::optional<Action> unasked_answer(const State& s) const {
+    if constexpr (requires { View::unasked_answer(game_, s, config_.dice_questions); }) {
+      return View::unasked_answer(game_, s, config_.dice_questions);
+    } else {
+      return std::nullopt;
+    }
+  }
   bool has_human() const { return !agents_[0] || !agents_[1]; }
   std::string side_label(std::size_t side) const { return display_name(game_.info().sides[side]); }
 
@@ -473,7 +489,7 @@ class PlaySession {
     State s = game_.initial_state();
     for (std::size_t ply = 0; ply < history_.size(); ++ply) {
       const Player p = game_.current_player(s);
-      if (p >= 0 && !agents_[static_cast<std::size_t>(p)]) {
+      if (p >= 0 && !agents_[static_cast<std::size_t>(p)] && !unasked_answer(s)) {
         (View::is_follow_up(game_, s) ? follow_up : target) = ply;
       }
       apply_any(game_, s, history_[ply]);

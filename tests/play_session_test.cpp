@@ -111,6 +111,84 @@ TEST(PlayDuel, AFullGameAsDavidUsingGodShowsEveryDie) {
   EXPECT_EQ(count(text, "Not legal"), 0);
 }
 
+// --god-prompt: by default God's question follows only a roll that went against David; the other
+// rolls are accepted for him, so the game is the one a person accepting every roll would play.
+TEST(PlayDuel, GodsQuestionFollowsOnlyBadRollsUnlessEveryRollIsAsked) {
+  const DuelGame game;
+  struct Run {
+    std::vector<Action> history;
+    int asked = 0, asked_after_bad_roll = 0, god_states = 0;
+  };
+  auto run = [&](DiceQuestions questions) {
+    Run result;
+    PlayConfig config = duel_config("human", "easy", 23);
+    config.dice_questions = questions;
+    Scripted play(game, config, [&](const DuelState& s) -> std::optional<std::string> {
+      if (game.is_terminal(s)) return "quit";
+      if (s.phase == Phase::kGod) {
+        ++result.asked;
+        if (GameView<DuelGame>::roll_went_against_david(game, s)) ++result.asked_after_bad_roll;
+        return "accept";
+      }
+      return typed_rule_of_thumb(game, s);
+    });
+    EXPECT_TRUE(play.session.run());
+    result.history = play.session.record().history;
+    DuelState s = game.initial_state();
+    for (Action a : result.history) {
+      if (s.phase == Phase::kGod) ++result.god_states;
+      apply_any(game, s, a);
+    }
+    return result;
+  };
+  const Run every = run(DiceQuestions::kAfterEveryRoll);
+  const Run bad = run(DiceQuestions::kAfterBadRolls);
+  EXPECT_EQ(every.history, bad.history);
+  EXPECT_EQ(every.asked, every.god_states);
+  EXPECT_GT(every.asked, every.asked_after_bad_roll);  // some rolls went David's way
+  EXPECT_GT(bad.asked, 0);
+  EXPECT_EQ(bad.asked, bad.asked_after_bad_roll);
+  EXPECT_EQ(bad.asked, every.asked_after_bad_roll);
+}
+
+TEST(PlayDuel, RollsThatGoAgainstDavid) {
+  const DuelGame game;
+  DuelState s = game.initial_state();
+  s.phase = Phase::kGod;
+  s.flags |= duel::kGodAvailable;
+  auto against = [&](duel::Roll roll, int first, int second = 0) {
+    s.roll = roll;
+    s.dice = {static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(second)};
+    return GameView<DuelGame>::roll_went_against_david(game, s);
+  };
+  EXPECT_TRUE(against(duel::Roll::kSearch, game.rules().search_min - 1));
+  EXPECT_FALSE(against(duel::Roll::kSearch, game.rules().search_min));
+  EXPECT_TRUE(against(duel::Roll::kRecover, game.rules().recover_min));
+  EXPECT_FALSE(against(duel::Roll::kRecover, game.rules().recover_min - 1));
+  EXPECT_TRUE(against(duel::Roll::kDavidMove, 6));
+  EXPECT_FALSE(against(duel::Roll::kDavidMove, 1));
+  EXPECT_FALSE(against(duel::Roll::kGoliathMove, 1));  // the bases start 28 cm apart
+  // Goliath brought 3 to 5 cm from David: his longest move reaches him.
+  for (int x = 0; x < game.lattice_width(duel::kGoliath); ++x) {
+    for (int y = 0; y < game.lattice_height(duel::kGoliath); ++y) {
+      DuelState near = s;
+      near.goliath_x = static_cast<std::uint8_t>(x);
+      near.goliath_y = static_cast<std::uint8_t>(y);
+      if (game.edge_distance_cm(near) > 3 && game.edge_distance_cm(near) < 5) s = near;
+    }
+  }
+  ASSERT_FALSE(game.in_contact(s));
+  ASSERT_LT(game.edge_distance_cm(s), 5);
+  EXPECT_TRUE(against(duel::Roll::kGoliathMove, 1));
+  EXPECT_FALSE(against(duel::Roll::kInitiative, 1, 6));
+  const int david = game.combat_value(s, duel::kDavid),
+            goliath = game.combat_value(s, duel::kGoliath);
+  EXPECT_EQ(against(duel::Roll::kMelee, 1, 6), 1 + david < 6 + goliath);
+  EXPECT_EQ(against(duel::Roll::kMelee, 6, 1), 6 + david < 1 + goliath);
+  EXPECT_EQ(against(duel::Roll::kJavelin, 1), 1 <= game.shooting_capability(s, duel::kGoliath));
+  EXPECT_FALSE(against(duel::Roll::kJavelin, 6));
+}
+
 TEST(PlayDuel, BadInputAtEveryPromptSaysWhyAndAsksAgain) {
   const DuelGame game;
   // At each new prompt: a list of bad answers, then a good one.
@@ -454,6 +532,7 @@ TEST(PlayHints, EveryCandidateIsListedWithItsWinChanceBestFirst) {
   int step = 0;
   PlayConfig config = duel_config("human", "easy", 5);
   config.hint = "mcts:iterations=3000,rollout=heuristic";  // the default hint, with a test budget
+  config.dice_questions = DiceQuestions::kAfterEveryRoll;  // asked about the initiative too
   Scripted play(game, config, [&](const duel::DuelState&) -> std::optional<std::string> {
     return ++step == 1 ? std::optional<std::string>("hint") : std::nullopt;
   });
