@@ -15,12 +15,14 @@
 namespace sling::cli {
 namespace {
 
-// The default field: every standard agent the game offers, weakest first, with search budgets
-// that let the whole default run (10 pairs per pairing) finish in a few minutes on two cores.
-// Agents a game does not have are skipped with a note.  (The duel's presets are not the default:
-// two `lookahead` agents can stand off for hundreds of thousands of plies; docs/strength.md.)
-const std::vector<std::string> kDefaultAgents = {"random", "heuristic", "expectimax:nodes=10000",
-                                                 "mcts:iterations=2000", "solver"};
+// The default field: random and the game's three presets, weakest first (agents/presets.h), so
+// the table shows how the levels a player picks compare.  Agents a game does not have are skipped
+// with a note.
+const std::vector<std::string> kDefaultAgents = {"random", "easy", "normal", "strong"};
+
+// Two duel agents that both value waiting can stand off for hundreds of thousands of plies
+// (docs/strength.md); the default limit scores such a game a draw after about 4,000 turns.
+constexpr int kDefaultMaxPlies = 20'000;
 
 struct TournamentCommand {
   std::string game = "duel";
@@ -34,6 +36,7 @@ struct TournamentCommand {
   bool quiet = false;
   bool isolate = false;
   double interval = 10;
+  int max_plies = kDefaultMaxPlies;
 };
 
 // The default field for this game: the agents it has and can build as specified (an agent that
@@ -78,6 +81,7 @@ void run(const TournamentCommand& command, const G& game) {
   options.resume = command.resume;
   options.isolate = command.isolate;
   options.progress_interval_seconds = command.interval;
+  options.max_plies = command.max_plies;
   options.progress = command.quiet                ? ProgressStyle::kNone
                      : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
                                                   : ProgressStyle::kLines;
@@ -107,14 +111,17 @@ const RegisterCommand kRegister(
       sub.add_option(
              "--agent", command->agents,
              "Agent spec or preset (easy, normal, strong), once per agent (default: random, "
-             "heuristic, expectimax:nodes=10000, mcts:iterations=2000, solver: those the "
-             "game has)")
+             "easy, normal, strong)")
           ->allow_extra_args(false);
       sub.add_option("--games", command->pairs,
                      "Pairs of games per pair of agents; each pair plays both sides with the same "
                      "dice")
           ->check(CLI::Range(1, 1'000'000));
       add_threads_option(sub, command->threads);
+      sub.add_option("--max-plies", command->max_plies,
+                     "Stop a game after this many plies (decisions and dice) and score it a draw")
+          ->check(CLI::Range(1, 1'000'000'000))
+          ->capture_default_str();
       add_seed_option(sub, command->seed, "Base seed of every game");
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");
       sub.add_flag("--resume", command->resume,
