@@ -223,6 +223,7 @@ class DanelawStrip : public ::testing::Test {
   int at(int q, int r) const { return map_->find(q, r); }
   std::shared_ptr<const HexMap> map_;
   Movement movement_;
+  MovementWorkspace workspace_;
   HexSet none_;
 };
 
@@ -283,7 +284,7 @@ TEST_F(DanelawStrip, EnemyHexesBlockThePath) {
   // The Danes sail round the blocked hex.
   EXPECT_EQ(movement_.path(kDanes, at(0, 1), at(6, 1), blocked).cost, 15);
   ReachList reach;
-  movement_.reachable(kEnglish, at(0, 1), 100, blocked, reach);
+  movement_.reachable(kEnglish, at(0, 1), 100, blocked, reach, workspace_);
   std::set<int> hexes;
   for (const Reach& r : reach) hexes.insert(r.hex);
   EXPECT_EQ(hexes, (std::set<int>{at(1, 1), at(2, 1)}));
@@ -291,18 +292,18 @@ TEST_F(DanelawStrip, EnemyHexesBlockThePath) {
 
 TEST_F(DanelawStrip, ReachableStopsAtTheBudget) {
   ReachList reach;
-  movement_.reachable(kEnglish, at(0, 1), 6, none_, reach);
+  movement_.reachable(kEnglish, at(0, 1), 6, none_, reach, workspace_);
   std::map<int, int> cost;
   for (const Reach& r : reach) cost[r.hex] = r.cost;
   EXPECT_EQ(cost, (std::map<int, int>{{at(1, 1), 4}, {at(2, 1), 6}}));
-  movement_.reachable(kEnglish, at(0, 1), 3, none_, reach);
+  movement_.reachable(kEnglish, at(0, 1), 3, none_, reach, workspace_);
   EXPECT_TRUE(reach.empty());
 }
 
 TEST_F(DanelawStrip, DistanceFieldIsTheCostToTheNearestTarget) {
   const std::uint16_t targets[] = {static_cast<std::uint16_t>(at(6, 1))};
   std::vector<int> field(map_->size());
-  movement_.distance_field(kEnglish, targets, none_, field);
+  movement_.distance_field(kEnglish, targets, none_, field, workspace_);
   EXPECT_EQ(field[at(6, 1)], 0);
   EXPECT_EQ(field[at(5, 1)], 4);
   EXPECT_EQ(field[at(0, 1)], 22);
@@ -333,6 +334,7 @@ TEST(DanelawMovement, DijkstraAndAStarAgreeAcrossEngland) {
   const DanelawGame game;
   const HexMap& map = game.map();
   const HexSet none;
+  MovementWorkspace workspace;
   Rng rng(5, 0);
   for (int trial = 0; trial < 20; ++trial) {
     const Side side = trial % 2 ? kEnglish : kDanes;
@@ -341,7 +343,7 @@ TEST(DanelawMovement, DijkstraAndAStarAgreeAcrossEngland) {
       from = static_cast<int>(rng.uniform(static_cast<std::uint32_t>(map.size())));
     } while (side == kEnglish && map.hex(from).is_sea());
     ReachList reach;
-    game.movement().reachable(side, from, 12, none, reach);
+    game.movement().reachable(side, from, 12, none, reach, workspace);
     ASSERT_FALSE(reach.empty());
     for (std::size_t i = 0; i < reach.size(); i += 7) {
       const PathResult path = game.movement().path(side, from, reach[i].hex, none);

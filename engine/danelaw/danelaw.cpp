@@ -188,27 +188,20 @@ void DanelawGame::move_army(State& s, int index, int to) const {
   }
 }
 
-void DanelawGame::destinations(const State& s, int hex, int points, ReachList& out) const {
+void DanelawGame::destinations(const State& s, int hex, int points, ReachList& out,
+                               DanelawScratch& scratch) const {
   const int index = army_at(s, hex);
   const Side side = static_cast<Side>(s.armies[index].side);
   HexSet occupied, enemy;
   occupancy(s, side, occupied, enemy);
-  // Listing the destinations and then applying one asks the same question twice in a row; the
-  // last answer is kept per thread, keyed by everything it depends on.
-  struct LastQuery {
-    std::uint64_t movement = 0;
-    int side = -1, hex = -1, points = -1;
-    HexSet occupied, enemy;
-    ReachList result;
-  };
-  thread_local LastQuery last;
+  DestinationMemo& last = scratch.destinations;
   if (last.movement == movement_.id() && last.side == side && last.hex == hex &&
       last.points == points && last.occupied == occupied && last.enemy == enemy) {
     out = last.result;
     return;
   }
   ReachList reach;
-  movement_.reachable(side, hex, points, enemy, reach);
+  movement_.reachable(side, hex, points, enemy, reach, scratch.movement);
   out.clear();
   for (const Reach& r : reach) {
     if (!occupied.test(r.hex)) out.push_back(r);
@@ -236,7 +229,8 @@ bool DanelawGame::has_destination(const State& s, int index, const HexSet& occup
   if (!friend_in_reach) return false;
   // Only friendly armies are next to it: a path may pass through them.
   ReachList reach;
-  movement_.reachable(static_cast<Side>(army.side), army.hex, s.points, enemy, reach);
+  movement_.reachable(static_cast<Side>(army.side), army.hex, s.points, enemy, reach,
+                      borrow_scratch()->movement);
   for (const Reach& r : reach) {
     if (!occupied.test(r.hex)) return true;
   }
