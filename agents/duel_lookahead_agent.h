@@ -11,6 +11,7 @@
 #include <string>
 
 #include "agents/agent.h"
+#include "agents/duel_action_values.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
 #include "solvers/duel/coarse_value.h"
@@ -32,16 +33,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     const auto values = value_->action_values(state);
     if (values.empty()) throw IllegalActionError("lookahead agent: no decision is pending");
     const bool david = value_->game().current_player(state) == duel::kDavid;
-    analysis_ = Analysis{};
-    analysis_.exact = value_->exact();
-    analysis_.nodes = static_cast<std::int64_t>(values.size());
-    for (const auto& [action, p] : values) {
-      analysis_.actions.push_back({action, david ? 2 * p - 1 : 1 - 2 * p, 0});
-    }
-    // Best first; equal values keep the order of the legal actions (the first is played).
-    std::stable_sort(analysis_.actions.begin(), analysis_.actions.end(),
-                     [](const ActionStat& a, const ActionStat& b) { return a.value > b.value; });
-    analysis_.value = analysis_.actions.front().value;
+    analysis_ = rank_duel_action_values(values, david, value_->exact());
     return pick_among_ties(state);
   }
 

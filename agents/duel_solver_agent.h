@@ -10,6 +10,7 @@
 #include <string>
 
 #include "agents/agent.h"
+#include "agents/duel_action_values.h"
 #include "agents/shared_cache.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
@@ -31,18 +32,7 @@ class DuelSolverAgent final : public Agent<duel::DuelGame> {
     const auto values = solution_->action_values(state);
     if (values.empty()) throw IllegalActionError("solver agent: no decision is pending");
     const bool david = solution_->game().current_player(state) == duel::kDavid;
-    // The value of an action for the side to move, in [-1, 1] (David's win probability p gives
-    // 2p - 1 for David and 1 - 2p for Goliath).
-    analysis_ = Analysis{};
-    analysis_.exact = true;
-    analysis_.nodes = static_cast<std::int64_t>(values.size());
-    for (const auto& [action, p] : values) {
-      analysis_.actions.push_back({action, david ? 2 * p - 1 : 1 - 2 * p, 0});
-    }
-    // Best first; equal values keep the order of the legal actions (the first is played).
-    std::stable_sort(analysis_.actions.begin(), analysis_.actions.end(),
-                     [](const ActionStat& a, const ActionStat& b) { return a.value > b.value; });
-    analysis_.value = analysis_.actions.front().value;
+    analysis_ = rank_duel_action_values(values, david, true);
     return analysis_.actions.front().action;
   }
 

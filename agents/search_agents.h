@@ -127,12 +127,15 @@ std::string mcts_spec(const search::MctsConfig& c,
 
 // `Value` is the type of the leaf value function (search::NoLeafValue for none); the agent keeps
 // the function alive.
-template <Game G, class Value = search::NoLeafValue>
-class MctsAgent final : public Agent<G> {
+// What the search agents share: the leaf value function (kept alive for the search, which holds a
+// pointer to it), its options (for the spec), the search, and the analysis of the last move.
+template <Game G, class Search, class Value>
+class SearchAgent : public Agent<G> {
  public:
   using ValueOptions = typename GameValue<G>::Options;
-  MctsAgent(const G& game, const search::MctsConfig& config,
-            std::shared_ptr<const Value> value = nullptr, ValueOptions value_options = {})
+  template <class Config>
+  SearchAgent(const G& game, const Config& config, std::shared_ptr<const Value> value,
+              ValueOptions value_options)
       : value_(std::move(value)),
         value_options_(value_options),
         search_(game, config, value_.get()) {}
@@ -142,17 +145,32 @@ class MctsAgent final : public Agent<G> {
     analysis_ = agent_detail::to_analysis(result, false);
     return result.best;
   }
-  void observe(const typename G::State& before, Action applied) override {
-    search_.advance(before, applied);
-  }
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return mcts_spec<G>(search_.config(), value_options_); }
 
- private:
+ protected:
   std::shared_ptr<const Value> value_;
   ValueOptions value_options_;
-  search::Mcts<G, Value> search_;
+  Search search_;
   Analysis analysis_;
+};
+
+// `Value` is the type of the leaf value function (search::NoLeafValue for none); the agent keeps
+// the function alive.
+template <Game G, class Value = search::NoLeafValue>
+class MctsAgent final : public SearchAgent<G, search::Mcts<G, Value>, Value> {
+  using Base = SearchAgent<G, search::Mcts<G, Value>, Value>;
+
+ public:
+  MctsAgent(const G& game, const search::MctsConfig& config,
+            std::shared_ptr<const Value> value = nullptr,
+            typename Base::ValueOptions value_options = {})
+      : Base(game, config, std::move(value), value_options) {}
+  void observe(const typename G::State& before, Action applied) override {
+    this->search_.advance(before, applied);
+  }
+  std::string spec() const override {
+    return mcts_spec<G>(this->search_.config(), this->value_options_);
+  }
 };
 
 template <Game G>
@@ -207,28 +225,17 @@ std::string expectimax_spec(const search::ExpectimaxConfig& c,
 }
 
 template <Game G, class Value = search::NoLeafValue>
-class ExpectimaxAgent final : public Agent<G> {
- public:
-  using ValueOptions = typename GameValue<G>::Options;
-  ExpectimaxAgent(const G& game, const search::ExpectimaxConfig& config,
-                  std::shared_ptr<const Value> value = nullptr, ValueOptions value_options = {})
-      : value_(std::move(value)),
-        value_options_(value_options),
-        search_(game, config, value_.get()) {}
-  void new_game(std::uint64_t seed) override { search_.new_game(seed); }
-  Action act(const typename G::State& state) override {
-    const search::SearchResult result = search_.search(state);
-    analysis_ = agent_detail::to_analysis(result, false);
-    return result.best;
-  }
-  Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return expectimax_spec<G>(search_.config(), value_options_); }
+class ExpectimaxAgent final : public SearchAgent<G, search::Expectimax<G, Value>, Value> {
+  using Base = SearchAgent<G, search::Expectimax<G, Value>, Value>;
 
- private:
-  std::shared_ptr<const Value> value_;
-  ValueOptions value_options_;
-  search::Expectimax<G, Value> search_;
-  Analysis analysis_;
+ public:
+  ExpectimaxAgent(const G& game, const search::ExpectimaxConfig& config,
+                  std::shared_ptr<const Value> value = nullptr,
+                  typename Base::ValueOptions value_options = {})
+      : Base(game, config, std::move(value), value_options) {}
+  std::string spec() const override {
+    return expectimax_spec<G>(this->search_.config(), this->value_options_);
+  }
 };
 
 }  // namespace sling

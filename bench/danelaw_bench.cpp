@@ -42,9 +42,10 @@ void BM_DanelawReachable(benchmark::State& state) {
   }
   const HexSet blocked;
   ReachList reach;
+  MovementWorkspace workspace;
   std::int64_t hexes = 0;
   for (auto _ : state) {
-    game.movement().reachable(side, start, 12, blocked, reach);
+    game.movement().reachable(side, start, 12, blocked, reach, workspace);
     hexes += static_cast<std::int64_t>(reach.size());
     benchmark::DoNotOptimize(reach.data());
   }

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "bench/duel_states.h"
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "search/expectimax.h"
@@ -13,22 +14,11 @@
 namespace sling::duel {
 namespace {
 
+// The benchmark's states: decisions from games played by uniformly random play.
 std::vector<DuelState> decision_states(const DuelGame& game, int count) {
-  std::vector<DuelState> states;
-  Rng rng(21, 0);
-  while (static_cast<int>(states.size()) < count) {
-    DuelState s = game.initial_state();
-    int ply = 0;
-    while (!game.is_terminal(s) && static_cast<int>(states.size()) < count) {
-      if (game.current_player(s) == kChancePlayer) {
-        game.apply_chance(s, sample_chance(game, s, rng));
-      } else {
-        if (++ply % 7 == 0) states.push_back(s);
-        game.apply_action(s, sample_uniform_action(game, s, rng));
-      }
-    }
-  }
-  return states;
+  return bench::decision_states(game, count, [&](const DuelState& s, Rng& rng) {
+    return sample_uniform_action(game, s, rng);
+  });
 }
 
 // MCTS with 1,000 simulations per search; items = simulations.  Arg: 0 = random rollouts to the
@@ -43,12 +33,7 @@ void BM_DuelMcts(benchmark::State& st) {
       st.range(0) == 1 ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
   search::Mcts<DuelGame> mcts(game, config);
   mcts.new_game(3);
-  std::size_t i = 0;
-  std::int64_t simulations = 0;
-  for (auto _ : st) {
-    simulations += mcts.search(states[i++ % states.size()]).nodes;
-  }
-  st.SetItemsProcessed(simulations);
+  bench::time_searches(st, mcts, states);
 }
 BENCHMARK(BM_DuelMcts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
@@ -61,12 +46,7 @@ void BM_DuelExpectimax(benchmark::State& st) {
   config.nodes = 20000;
   search::Expectimax<DuelGame> search(game, config);
   search.new_game(3);
-  std::size_t i = 0;
-  std::int64_t nodes = 0;
-  for (auto _ : st) {
-    nodes += search.search(states[i++ % states.size()]).nodes;
-  }
-  st.SetItemsProcessed(nodes);
+  bench::time_searches(st, search, states);
 }
 BENCHMARK(BM_DuelExpectimax)->Unit(benchmark::kMillisecond);
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/duel_states.h"
 #include "engine/duel/duel.h"
 #include "search/mcts.h"
 #include "solvers/duel/coarse_value.h"
@@ -28,22 +29,10 @@ const CoarseDuelValue& pitch3_value() {
   return value;
 }
 
+// The benchmark's states: decisions from games played by the duel's heuristic.
 std::vector<DuelState> decision_states(const DuelGame& game, int count) {
-  std::vector<DuelState> states;
-  Rng rng(21, 0);
-  while (static_cast<int>(states.size()) < count) {
-    DuelState s = game.initial_state();
-    int ply = 0;
-    while (!game.is_terminal(s) && static_cast<int>(states.size()) < count) {
-      if (game.current_player(s) == kChancePlayer) {
-        game.apply_chance(s, sample_chance(game, s, rng));
-      } else {
-        if (++ply % 7 == 0) states.push_back(s);
-        game.apply_action(s, game.heuristic_action(s, rng));
-      }
-    }
-  }
-  return states;
+  return bench::decision_states(
+      game, count, [&](const DuelState& s, Rng& rng) { return game.heuristic_action(s, rng); });
 }
 
 // MCTS with 1,000 simulations per search on the 3 cm lattice; items = simulations.  Arg: 0 =
@@ -60,12 +49,7 @@ void BM_DuelMctsValueLeaves(benchmark::State& st) {
   config.value_rollout_weight = st.range(0) == 2 ? 0.5 : 0;
   search::Mcts<DuelGame, CoarseDuelValue> mcts(game, config, &value);
   mcts.new_game(3);
-  std::size_t i = 0;
-  std::int64_t simulations = 0;
-  for (auto _ : st) {
-    simulations += mcts.search(states[i++ % states.size()]).nodes;
-  }
-  st.SetItemsProcessed(simulations);
+  bench::time_searches(st, mcts, states);
 }
 BENCHMARK(BM_DuelMctsValueLeaves)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 

@@ -10,16 +10,15 @@ namespace sling::play {
 
 using duel::DuelGame;
 using duel::DuelState;
+using duel::moved;
+using duel::mover_of;
 using duel::Phase;
 using duel::Roll;
 using duel::Side;
+using duel::two_dice;
 namespace act = duel::act;
 
 namespace {
-
-Side mover_of(const DuelState& s) {
-  return s.roll == Roll::kGoliathMove ? duel::kGoliath : duel::kDavid;
-}
 
 const char* side_name(int side) {
   return side == duel::kDavid ? "David" : "Goliath";
@@ -51,23 +50,6 @@ std::string faces(int lo, int hi) {
 
 std::string die(int face, const Style& style) {
   return style.paint("[" + std::to_string(face) + "]", Colour::kBold);
-}
-
-bool two_dice(Roll roll) {
-  return roll == Roll::kInitiative || roll == Roll::kMelee;
-}
-
-// The state with the mover placed at lattice (x, y).
-DuelState moved(const DuelState& s, Side mover, int x, int y) {
-  DuelState t = s;
-  if (mover == duel::kDavid) {
-    t.david_x = static_cast<std::uint8_t>(x);
-    t.david_y = static_cast<std::uint8_t>(y);
-  } else {
-    t.goliath_x = static_cast<std::uint8_t>(x);
-    t.goliath_y = static_cast<std::uint8_t>(y);
-  }
-  return t;
 }
 
 double centre_cm(int units) {

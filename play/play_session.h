@@ -26,60 +26,15 @@
 #include "engine/core/errors.h"
 #include "engine/core/record.h"
 #include "experiments/play_game.h"
+#include "play/analysis_text.h"
 #include "play/game_views.h"
+#include "play/move_log.h"
 #include "play/play_agents.h"
+#include "play/play_config.h"
 #include "play/playout_analysis.h"
 #include "play/progress.h"
 
 namespace sling::play {
-
-struct PlayConfig {
-  std::array<std::string, 2> sides{"human", "normal"};  // "human", a preset or an agent spec
-  std::uint64_t seed = 1;
-  Style style;
-  bool progress = false;      // draw a thinking indicator on the status stream
-  std::string hint = "auto";  // agent spec for `hint`; "auto" = the strongest available; "off"
-  bool echo_input = false;    // repeat each input line (when it comes from a file, not a person)
-  std::string solution_file;  // the exact solver's solution, for `strong` and hints
-  // The duel's God prompt: after every roll, or (the default) only after one that went against
-  // David; the other rolls are accepted for him.
-  DiceQuestions dice_questions = DiceQuestions::kAfterBadRolls;
-};
-
-// The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
-// when it has no search agent for G (then hints are flat Monte Carlo playouts).
-template <Game G>
-std::string default_hint_spec(const G& game, const std::string& solution_file = "") {
-  const std::string spec = strongest_spec(game, solution_file);
-  return registry_has(game, parse_agent_spec(spec).name) ? spec : "";
-}
-
-inline std::string trim_copy(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return "";
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
-inline std::string lower_copy(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-inline constexpr const char* kPlayHelp =
-    "At a prompt, type the number of an option or the action itself (e.g. `move`, `to 14 9.25`).\n"
-    "Commands:\n"
-    "  help          this text\n"
-    "  rules         a summary of the rules in force\n"
-    "  board         show the board again\n"
-    "  hint [all]    the strongest analysis available: the best candidates with their win\n"
-    "                chances (`hint all`: every candidate)\n"
-    "  undo          back to your previous decision (the dice stay as they fell)\n"
-    "  log           every die and action so far\n"
-    "  save FILE     save the game (a game record; `sling replay FILE` replays it)\n"
-    "  load FILE     continue a saved game\n"
-    "  quit          leave (end of input does the same)\n";
 
 template <Game G>
 class PlaySession {
@@ -316,7 +271,8 @@ class PlaySession {
       out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
            << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
       if (!analysis.actions.empty()) {
-        out_ << "  " << side_label(side) << "'s " << summarise(analysis, action) << "\n";
+        out_ << "  " << side_label(side) << "'s "
+             << summarise_analysis(game_, state_, analysis, action) << "\n";
       }
     }
     apply(action);
@@ -325,19 +281,6 @@ class PlaySession {
       show_board();
     }
     return true;
-  }
-
-  // "estimated win chance 63.0%; alternatives: shoot 58.1%, fight 12.0%"
-  std::string summarise(const Analysis& analysis, Action chosen) const {
-    std::string text = std::string(analysis.exact ? "exact" : "estimated") + " win chance " +
-                       percent((analysis.value + 1) / 2);
-    int listed = 0;
-    for (const ActionStat& stat : analysis.actions) {
-      if (stat.action == chosen || listed == 3) continue;
-      text += (listed++ ? ", " : "; alternatives: ") + game_.action_to_string(state_, stat.action) +
-              " " + percent((stat.value + 1) / 2);
-    }
-    return text;
   }
 
   // The options listed at a decision: all legal actions, or suggestions where there are many.
@@ -553,8 +496,6 @@ class PlaySession {
     return action;
   }
 
-  static constexpr std::size_t kHintShown = 5;
-
   void hint(const std::vector<Action>& listed, bool all = false) {
     const std::string spec =
         config_.hint == "auto" ? default_hint_spec(game_, config_.solution_file) : config_.hint;
@@ -592,30 +533,7 @@ class PlaySession {
       }
       out_ << (analysis.exact ? "exact" : "estimated") << " win chance "
            << percent((analysis.value + 1) / 2) << "\n";
-      // The best few, best first: a danelaw position can offer over a hundred candidates.
-      std::vector<ActionStat> ranked = analysis.actions;
-      std::stable_sort(ranked.begin(), ranked.end(), [&](const ActionStat& a, const ActionStat& b) {
-        if ((a.action == best) != (b.action == best)) return a.action == best;
-        if (a.visits != b.visits) return a.visits > b.visits;
-        return a.value > b.value;
-      });
-      const std::size_t shown =
-          all ? ranked.size() : std::min<std::size_t>(ranked.size(), kHintShown);
-      for (std::size_t k = 0; k < shown; ++k) {
-        const ActionStat& stat = ranked[k];
-        const auto at = std::find(listed.begin(), listed.end(), stat.action);
-        std::string number =
-            at == listed.end() ? "" : std::to_string(at - listed.begin() + 1) + ")";
-        while (number.size() < 5) number = " " + number;
-        out_ << number << " " << game_.action_to_string(state_, stat.action) << "  win "
-             << percent((stat.value + 1) / 2);
-        if (stat.visits > 0)
-          out_ << "  (" << stat.visits << (spec.empty() ? " playouts)" : " visits)");
-        out_ << (stat.action == best ? "  <- best" : "") << "\n";
-      }
-      if (shown < ranked.size()) {
-        out_ << "  ... and " << ranked.size() - shown << " more (`hint all` lists every one)\n";
-      }
+      write_hint_table(out_, game_, state_, analysis, best, listed, all, spec.empty());
     } catch (const std::exception& e) {
       out_ << "No hint: " << e.what() << "\n";
     }
@@ -626,22 +544,7 @@ class PlaySession {
       out_ << "Nothing has happened yet.\n";
       return;
     }
-    State s = game_.initial_state();
-    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
-      const Player p = game_.current_player(s);
-      out_ << (ply + 1 < 10     ? "   "
-               : ply + 1 < 100  ? "  "
-               : ply + 1 < 1000 ? " "
-                                : "")
-           << ply + 1 << ". ";
-      if (p == kChancePlayer) {
-        out_ << View::describe_chance(game_, s, history_[ply], style()) << "\n";
-      } else {
-        out_ << side_label(static_cast<std::size_t>(p)) << ": "
-             << game_.action_to_string(s, history_[ply]) << "\n";
-      }
-      apply_any(game_, s, history_[ply]);
-    }
+    write_move_log<View>(out_, game_, history_, style());
   }
 
   static constexpr std::size_t kMaxListed = 24;

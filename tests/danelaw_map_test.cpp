@@ -13,34 +13,10 @@
 #include "engine/core/random.h"
 #include "engine/danelaw/danelaw.h"
 #include "engine/danelaw/movement.h"
+#include "tests/danelaw_strip.h"
 
 namespace sling::danelaw {
 namespace {
-
-// A strip of seven land hexes between two rows of sea, so that land paths are forced:
-//   r=0  sea, sector 1           q = 0..6
-//   r=1  plain hills hills plain forest plain wetland   (a river between q=2 and q=3)
-//   r=2  sea, sector 2           q = 0..6
-// Towns: Alpha (0,1), Beta (3,1), Gamma (5,1).
-std::string strip_map(const std::string& hex_override = "", const std::string& extra_town = "",
-                      const std::string& river = R"([[2, 1, 3, 1]])") {
-  const char* terrain[] = {"plain", "hills", "hills", "plain", "forest", "plain", "wetland"};
-  std::string hexes;
-  for (int r = 0; r < 3; ++r) {
-    for (int q = 0; q < 7; ++q) {
-      if (!hexes.empty()) hexes += ",\n";
-      const bool sea = r != 1;
-      hexes += "{\"q\": " + std::to_string(q) + ", \"r\": " + std::to_string(r) +
-               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) +
-               "\", \"sector\": " + (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
-    }
-  }
-  if (!hex_override.empty()) hexes += ",\n" + hex_override;
-  return R"({"name": "strip", "hex_km": 22, "hexes": [)" + hexes +
-         R"(], "towns": [{"name": "Alpha", "q": 0, "r": 1}, {"name": "Beta", "q": 3, "r": 1},
-         {"name": "Gamma", "q": 5, "r": 1})" +
-         extra_town + R"(], "rivers": [{"name": "Test", "edges": )" + river + "}]}";
-}
 
 std::string error_of(const std::string& json) {
   try {
@@ -223,6 +199,7 @@ class DanelawStrip : public ::testing::Test {
   int at(int q, int r) const { return map_->find(q, r); }
   std::shared_ptr<const HexMap> map_;
   Movement movement_;
+  MovementWorkspace workspace_;
   HexSet none_;
 };
 
@@ -283,7 +260,7 @@ TEST_F(DanelawStrip, EnemyHexesBlockThePath) {
   // The Danes sail round the blocked hex.
   EXPECT_EQ(movement_.path(kDanes, at(0, 1), at(6, 1), blocked).cost, 15);
   ReachList reach;
-  movement_.reachable(kEnglish, at(0, 1), 100, blocked, reach);
+  movement_.reachable(kEnglish, at(0, 1), 100, blocked, reach, workspace_);
   std::set<int> hexes;
   for (const Reach& r : reach) hexes.insert(r.hex);
   EXPECT_EQ(hexes, (std::set<int>{at(1, 1), at(2, 1)}));
@@ -291,18 +268,18 @@ TEST_F(DanelawStrip, EnemyHexesBlockThePath) {
 
 TEST_F(DanelawStrip, ReachableStopsAtTheBudget) {
   ReachList reach;
-  movement_.reachable(kEnglish, at(0, 1), 6, none_, reach);
+  movement_.reachable(kEnglish, at(0, 1), 6, none_, reach, workspace_);
   std::map<int, int> cost;
   for (const Reach& r : reach) cost[r.hex] = r.cost;
   EXPECT_EQ(cost, (std::map<int, int>{{at(1, 1), 4}, {at(2, 1), 6}}));
-  movement_.reachable(kEnglish, at(0, 1), 3, none_, reach);
+  movement_.reachable(kEnglish, at(0, 1), 3, none_, reach, workspace_);
   EXPECT_TRUE(reach.empty());
 }
 
 TEST_F(DanelawStrip, DistanceFieldIsTheCostToTheNearestTarget) {
   const std::uint16_t targets[] = {static_cast<std::uint16_t>(at(6, 1))};
   std::vector<int> field(map_->size());
-  movement_.distance_field(kEnglish, targets, none_, field);
+  movement_.distance_field(kEnglish, targets, none_, field, workspace_);
   EXPECT_EQ(field[at(6, 1)], 0);
   EXPECT_EQ(field[at(5, 1)], 4);
   EXPECT_EQ(field[at(0, 1)], 22);
@@ -333,6 +310,7 @@ TEST(DanelawMovement, DijkstraAndAStarAgreeAcrossEngland) {
   const DanelawGame game;
   const HexMap& map = game.map();
   const HexSet none;
+  MovementWorkspace workspace;
   Rng rng(5, 0);
   for (int trial = 0; trial < 20; ++trial) {
     const Side side = trial % 2 ? kEnglish : kDanes;
@@ -341,7 +319,7 @@ TEST(DanelawMovement, DijkstraAndAStarAgreeAcrossEngland) {
       from = static_cast<int>(rng.uniform(static_cast<std::uint32_t>(map.size())));
     } while (side == kEnglish && map.hex(from).is_sea());
     ReachList reach;
-    game.movement().reachable(side, from, 12, none, reach);
+    game.movement().reachable(side, from, 12, none, reach, workspace);
     ASSERT_FALSE(reach.empty());
     for (std::size_t i = 0; i < reach.size(); i += 7) {
       const PathResult path = game.movement().path(side, from, reach[i].hex, none);

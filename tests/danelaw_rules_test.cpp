@@ -12,31 +12,16 @@
 
 #include "engine/core/json_options.h"
 #include "engine/danelaw/danelaw.h"
+#include "tests/danelaw_strip.h"
 
 namespace sling::danelaw {
 namespace {
 
-// Seven land hexes between two rows of sea:
-//   r=0  sea, sector 1;  r=1  plain hills hills plain forest plain wetland;  r=2  sea, sector 2.
-// A river between (2,1) and (3,1).  Towns: Alpha (0,1), Beta (3,1), Gamma (5,1).
+// The strip (tests/danelaw_strip.h) as a map file.
 std::string strip_map_file() {
-  const char* terrain[] = {"plain", "hills", "hills", "plain", "forest", "plain", "wetland"};
-  std::string hexes;
-  for (int r = 0; r < 3; ++r) {
-    for (int q = 0; q < 7; ++q) {
-      if (!hexes.empty()) hexes += ",\n";
-      const bool sea = r != 1;
-      hexes += "{\"q\": " + std::to_string(q) + ", \"r\": " + std::to_string(r) +
-               ", \"terrain\": \"" + (sea ? "sea" : terrain[q]) +
-               "\", \"sector\": " + (sea ? std::to_string(r == 0 ? 1 : 2) : "0") + "}";
-    }
-  }
   const std::string path =
       ::testing::TempDir() + "danelaw_rules_strip_" + std::to_string(::getpid()) + ".json";
-  std::ofstream(path) << R"({"name": "strip", "hex_km": 22, "hexes": [)" << hexes
-                      << R"(], "towns": [{"name": "Alpha", "q": 0, "r": 1},
-      {"name": "Beta", "q": 3, "r": 1}, {"name": "Gamma", "q": 5, "r": 1}],
-      "rivers": [{"name": "Test", "edges": [[2, 1, 3, 1]]}]})";
+  std::ofstream(path) << strip_map();
   return path;
 }
 

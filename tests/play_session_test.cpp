@@ -14,6 +14,7 @@
 #include "engine/pig/pig.h"
 #include "play/play_session.h"
 #include "play/scripted_input.h"
+#include "tests/play_scripted.h"
 
 namespace sling::play {
 namespace {
@@ -23,41 +24,17 @@ using duel::DuelState;
 using duel::Phase;
 namespace act = duel::act;
 
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
-
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("sling_play_" + std::to_string(::getpid()) + "_" + name))
       .string();
 }
 
-// A session whose person is a function of the position asked about.
-struct Scripted {
-  using Person = std::function<std::optional<std::string>(const DuelState&)>;
-
+// A duel session whose person is a function of the position asked about; a runaway script ends
+// as end of input after 3000 answers.
+struct Scripted : ScriptedSession<DuelGame> {
   Scripted(const DuelGame& game, PlayConfig config, Person person)
-      : input([this] { return next(); }),
-        in(&input),
-        session(game, std::move(config), in, out, status),
-        person_(std::move(person)) {}
-
-  std::optional<std::string> next() {
-    if (++lines > 3000) return std::nullopt;  // a runaway script ends as end of input
-    return person_(session.state());
-  }
-
-  ScriptedInput input;
-  std::istream in;
-  std::ostringstream out, status;
-  PlaySession<DuelGame> session;
-  int lines = 0;
-
- private:
-  Person person_;
+      : ScriptedSession<DuelGame>(game, std::move(config), std::move(person), 3000) {}
 };
 
 PlayConfig duel_config(const std::string& david, const std::string& goliath, std::uint64_t seed) {
@@ -91,7 +68,7 @@ TEST(PlayDuel, AFullGameAsDavidUsingGodShowsEveryDie) {
   const std::string text = play.out.str();
   const GameRecord record = play.session.record();
   EXPECT_TRUE(invoked);
-  EXPECT_EQ(count(text, "God re-rolls"), 1);
+  EXPECT_EQ(count_occurrences(text, "God re-rolls"), 1);
   EXPECT_FALSE(play.session.state().has(duel::kGodAvailable));
   EXPECT_TRUE(text.find("wins") != std::string::npos);
   // Every die in the record was shown as it was thrown, with what it decides.
@@ -105,10 +82,10 @@ TEST(PlayDuel, AFullGameAsDavidUsingGodShowsEveryDie) {
     }
     apply_any(game, s, a);
   }
-  EXPECT_EQ(count(text, "  -> "), dice);
+  EXPECT_EQ(count_occurrences(text, "  -> "), dice);
   EXPECT_EQ(replay(game, record), play.session.state());
-  EXPECT_EQ(count(text, "Not understood"), 0);
-  EXPECT_EQ(count(text, "Not legal"), 0);
+  EXPECT_EQ(count_occurrences(text, "Not understood"), 0);
+  EXPECT_EQ(count_occurrences(text, "Not legal"), 0);
 }
 
 // --god-prompt: by default God's question follows only a roll that went against David; the other
@@ -227,10 +204,10 @@ TEST(PlayDuel, BadInputAtEveryPromptSaysWhyAndAsksAgain) {
   play.session.run();
   const std::string text = play.out.str();
   EXPECT_GE(prompts, 10);
-  EXPECT_GE(count(text, "Not understood"), prompts);
-  EXPECT_GE(count(text, "There is no option"), 3 * std::min(prompts, 40));
-  EXPECT_GE(count(text, "Usage: save FILE"), std::min(prompts, 40));
-  EXPECT_GE(count(text, "Cannot load"), std::min(prompts, 40));
+  EXPECT_GE(count_occurrences(text, "Not understood"), prompts);
+  EXPECT_GE(count_occurrences(text, "There is no option"), 3 * std::min(prompts, 40));
+  EXPECT_GE(count_occurrences(text, "Usage: save FILE"), std::min(prompts, 40));
+  EXPECT_GE(count_occurrences(text, "Cannot load"), std::min(prompts, 40));
   EXPECT_NE(text.find("Not legal now: "), std::string::npos);
   EXPECT_TRUE(game.is_terminal(play.session.state()));
 }
@@ -545,7 +522,7 @@ TEST(PlayHints, EveryCandidateIsListedWithItsWinChanceBestFirst) {
   for (const std::string option : {"accept  win ", "reroll-david  win ", "reroll-goliath  win "}) {
     EXPECT_NE(hint.find(option), std::string::npos) << hint;
   }
-  EXPECT_EQ(count(hint, "<- best"), 1);
+  EXPECT_EQ(count_occurrences(hint, "<- best"), 1);
   // Best first: the percentages never rise down the list.
   double previous = 101;
   for (auto p = hint.find("win ", hint.find('\n')); p != std::string::npos;

@@ -16,18 +16,13 @@
 #include "experiments/tournament/tournament.h"
 #include "play/play_agents.h"
 #include "play/replay_session.h"
+#include "tests/play_scripted.h"
 #include "tests/run_sling.h"
 
 namespace sling::play {
 namespace {
 
 using duel::DuelGame;
-
-int count(const std::string& text, const std::string& needle) {
-  int n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
@@ -58,13 +53,13 @@ TEST(ReplayDuel, StepsForwardsAndBackwardsWithTheBoard) {
   EXPECT_NE(text.find("Ply 2 of " + std::to_string(n)), std::string::npos);
   EXPECT_NE(text.find("Ply 5 of " + std::to_string(n)), std::string::npos);
   EXPECT_NE(text.find("Usage: g N, with N from 0 to " + std::to_string(n)), std::string::npos);
-  EXPECT_EQ(count(text, "Usage: g N"), 2);
+  EXPECT_EQ(count_occurrences(text, "Usage: g N"), 2);
   EXPECT_NE(text.find("That is the start"), std::string::npos);
   EXPECT_NE(text.find("That is the last ply"), std::string::npos);
   EXPECT_NE(text.find("Unknown command 'frobnicate'"), std::string::npos);
   EXPECT_NE(text.find(GameView<DuelGame>::result(game, replay(game, record))), std::string::npos);
   // The board is shown at every step: start, n, empty line, p, g 5, goto 0, end, start.
-  EXPECT_EQ(count(text, "north: Goliath's border"), 8);
+  EXPECT_EQ(count_occurrences(text, "north: Goliath's border"), 8);
   // `log` lists every ply once.
   EXPECT_NE(text.find(" > " + std::to_string(n) + ". "), std::string::npos);  // marks where we are
   // Input after `q` is not read.
@@ -169,7 +164,7 @@ TEST(PlayBinary, BadOptionsAreOneLineErrors) {
     const auto [status, output] = run_sling(arguments, "quit\n");
     EXPECT_EQ(status, 2) << arguments << "\n" << output;
     EXPECT_EQ(output.rfind("sling: ", 0), 0u) << arguments << "\n" << output;
-    EXPECT_EQ(count(output, "\n"), 1) << arguments << "\n" << output;
+    EXPECT_EQ(count_occurrences(output, "\n"), 1) << arguments << "\n" << output;
   }
 }
 

@@ -25,6 +25,7 @@
 #include "engine/core/game.h"
 #include "engine/danelaw/map.h"
 #include "engine/danelaw/movement.h"
+#include "engine/danelaw/scratch.h"
 #include "engine/danelaw/value_model.h"
 
 namespace sling::danelaw {
@@ -208,8 +209,17 @@ class DanelawGame {
   bool town_held_by_danes(const State& s, int town) const { return s.danish_towns >> town & 1u; }
   // Hexes occupied by any army, and by armies of `enemy_of`'s enemy.
   void occupancy(const State& s, Side side, HexSet& occupied, HexSet& enemy) const;
-  // The destinations of the army at `hex` within `points`, with their cost.
-  void destinations(const State& s, int hex, int points, ReachList& out) const;
+  // The destinations of the army at `hex` within `points`, with their cost.  The scratch keeps the
+  // last answer (applying a destination just listed asks again); without one, one is borrowed
+  // from the game's pool for the call.
+  void destinations(const State& s, int hex, int points, ReachList& out,
+                    DanelawScratch& scratch) const;
+  void destinations(const State& s, int hex, int points, ReachList& out) const {
+    destinations(s, hex, points, out, *borrow_scratch());
+  }
+  // Scratch for the movement queries, from the pool that the game's own const hooks use; held
+  // until the lease ends (scratch.h).
+  ScratchPool::Lease borrow_scratch() const { return scratch_->borrow(); }
   // Modifier for the army at `roller` attacking the army at `target`.
   int battle_modifier(const State& s, int roller, int target) const;
   bool defender_in_open(int target) const;
@@ -239,6 +249,8 @@ class DanelawGame {
   std::vector<std::uint16_t> sea_hexes_;
   GameInfo info_;
   std::shared_ptr<const ValueModel> value_model_;
+  // Shared by copies of the game (the pool is thread-safe); never part of its value.
+  std::shared_ptr<ScratchPool> scratch_ = std::make_shared<ScratchPool>();
 };
 
 // cereal: only the armies in play are written; the rest are zero by the State invariant.

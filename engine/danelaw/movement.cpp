@@ -58,10 +58,12 @@ int leave_extra(Terrain terrain) {
   }
 }
 
-// Per-thread scratch for Dijkstra: distance, colour and heap-position maps sized to the largest map
-// seen, and the d-ary heap Boost's Dijkstra uses, kept between queries so its buffer is reused.
-// Only the entries a query touched are reset afterwards.
-struct Workspace {
+}  // namespace
+
+// Scratch for Dijkstra: distance, colour and heap-position maps sized to the largest map seen, and
+// the d-ary heap Boost's Dijkstra uses, kept between queries so its buffer is reused.  Only the
+// entries a query touched are reset afterwards.
+struct MovementWorkspace::Impl {
   using Queue = boost::d_ary_heap_indirect<graph::Vertex, 4, std::size_t*, int*, std::less<int>>;
   std::vector<int> distance;
   std::vector<boost::default_color_type> color;
@@ -87,11 +89,14 @@ struct Workspace {
   }
 };
 
-Workspace& workspace(std::size_t n) {
-  thread_local Workspace w;
-  w.ensure(n);
-  return w;
-}
+MovementWorkspace::MovementWorkspace() : impl_(std::make_unique<Impl>()) {}
+MovementWorkspace::~MovementWorkspace() = default;
+MovementWorkspace::MovementWorkspace(MovementWorkspace&&) noexcept = default;
+MovementWorkspace& MovementWorkspace::operator=(MovementWorkspace&&) noexcept = default;
+
+namespace {
+
+using Workspace = MovementWorkspace::Impl;
 
 // Records every vertex the search discovers, so that the workspace can be reset cheaply.
 struct TouchRecorder : boost::default_dijkstra_visitor {
@@ -166,11 +171,12 @@ Movement::Movement(std::shared_ptr<const HexMap> shared_map) : map_(std::move(sh
   graphs_ = std::move(graphs);
 }
 
-void Movement::reachable(Side side, int from, int budget, const HexSet& blocked,
-                         ReachList& out) const {
+void Movement::reachable(Side side, int from, int budget, const HexSet& blocked, ReachList& out,
+                         MovementWorkspace& workspace) const {
   out.clear();
   const graph::Graph& g = graphs_->forward[side];
-  Workspace& w = workspace(boost::num_vertices(g));
+  Workspace& w = *workspace.impl_;
+  w.ensure(boost::num_vertices(g));
   const graph::View view(g, graph::WithinBudget{&g, w.distance.data(), budget},
                          graph::NotBlocked{&blocked});
   const graph::Vertex source = static_cast<graph::Vertex>(from);
@@ -183,9 +189,11 @@ void Movement::reachable(Side side, int from, int budget, const HexSet& blocked,
 }
 
 void Movement::distance_field(Side side, std::span<const std::uint16_t> targets,
-                              const HexSet& blocked, std::span<int> out) const {
+                              const HexSet& blocked, std::span<int> out,
+                              MovementWorkspace& workspace) const {
   const graph::Graph& g = graphs_->backward[side];
-  Workspace& w = workspace(boost::num_vertices(g));
+  Workspace& w = *workspace.impl_;
+  w.ensure(boost::num_vertices(g));
   const graph::View view(g, graph::WithinBudget{&g, w.distance.data(), kUnreachable},
                          graph::NotBlocked{&blocked});
   graph::Vertex sources[kMaxHexes];

@@ -6,8 +6,9 @@
 // filtered view that drops hexes held by the enemy.
 //
 // This header keeps Boost out of the game's headers; the graphs live behind a pointer to an
-// immutable implementation, and each thread reuses one preallocated workspace, so a query makes no
-// heap allocation and no virtual call.
+// immutable implementation, and the caller passes the scratch memory of the Dijkstra queries (a
+// MovementWorkspace, reused from query to query), so a query makes no heap allocation and no
+// virtual call.
 
 #include <cstdint>
 #include <memory>
@@ -43,6 +44,25 @@ struct PathResult {
   std::vector<int> hexes;  // from .. to, inclusive
 };
 
+class Movement;
+
+// Scratch memory for the Dijkstra queries (distance, colour and heap maps, the heap's buffer),
+// grown to the largest map it has served and reused from query to query, so that a query
+// allocates nothing.  Owned by whoever runs the queries (DanelawGame keeps a pool of them, see
+// scratch.h); one query at a time: not to be shared between threads.
+class MovementWorkspace {
+ public:
+  MovementWorkspace();
+  ~MovementWorkspace();
+  MovementWorkspace(MovementWorkspace&&) noexcept;
+  MovementWorkspace& operator=(MovementWorkspace&&) noexcept;
+  struct Impl;  // Boost types: defined in movement.cpp
+
+ private:
+  friend class Movement;
+  std::unique_ptr<Impl> impl_;
+};
+
 class Movement {
  public:
   Movement() = default;
@@ -59,13 +79,14 @@ class Movement {
 
   // Every hex other than `from` whose cheapest path from `from` costs at most `budget`, avoiding
   // the `blocked` hexes (enemy armies); in order of discovery, with the cost.
-  void reachable(Side side, int from, int budget, const HexSet& blocked, ReachList& out) const;
+  void reachable(Side side, int from, int budget, const HexSet& blocked, ReachList& out,
+                 MovementWorkspace& workspace) const;
 
   // For every hex, the cheapest cost for `side` to reach the nearest of `targets` from it (a
   // Dijkstra on the reversed graph from all targets at once); kUnreachable where none can be
   // reached.  `out` must hold map.size() entries.
   void distance_field(Side side, std::span<const std::uint16_t> targets, const HexSet& blocked,
-                      std::span<int> out) const;
+                      std::span<int> out, MovementWorkspace& workspace) const;
 
   // The cheapest path by A* with the hex-distance heuristic (admissible: every step costs >= 1).
   PathResult path(Side side, int from, int to, const HexSet& blocked) const;

@@ -79,18 +79,20 @@ namespace {
 struct MovePlanner {
   const DanelawGame& game;
   const State& s;
+  ScratchPool::Lease scratch;  // the movement queries' scratch, for this decision
   Side side;
   HexSet occupied, enemy;
   std::array<int, kMaxHexes> field{};
 
-  MovePlanner(const DanelawGame& g, const State& state) : game(g), s(state) {
+  MovePlanner(const DanelawGame& g, const State& state)
+      : game(g), s(state), scratch(g.borrow_scratch()) {
     side = static_cast<Side>(s.side);
     game.occupancy(s, side, occupied, enemy);
     HexList targets;
     movement_targets(game, s, side, targets);
-    game.movement().distance_field(side,
-                                   std::span<const std::uint16_t>(targets.data(), targets.size()),
-                                   enemy, std::span<int>(field.data(), game.map().size()));
+    game.movement().distance_field(
+        side, std::span<const std::uint16_t>(targets.data(), targets.size()), enemy,
+        std::span<int>(field.data(), game.map().size()), scratch->movement);
   }
 
   // Whether the army at `hex` should hold its ground: it holds a town of its side with an enemy
@@ -123,7 +125,7 @@ struct MovePlanner {
   // The best destination of the army at `hex` within the points left, or -1.
   int best_destination(int hex, double& best_score) const {
     ReachList reach;
-    game.destinations(s, hex, s.points, reach);
+    game.destinations(s, hex, s.points, reach, *scratch);
     int best = -1;
     best_score = 0.0;
     for (const Reach& r : reach) {

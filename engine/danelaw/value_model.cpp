@@ -70,11 +70,12 @@ Features extract_features(const DanelawGame& game, const State& s) {
   std::array<int, kMaxHexes> danish_cost, english_cost;
   const std::span<int> danish_span(danish_cost.data(), map.size());
   const std::span<int> english_span(english_cost.data(), map.size());
+  const ScratchPool::Lease scratch = game.borrow_scratch();
   game.movement().distance_field(kDanes, std::span<const std::uint16_t>(danes.data(), danes.size()),
-                                 english_hexes, danish_span);
+                                 english_hexes, danish_span, scratch->movement);
   game.movement().distance_field(
       kEnglish, std::span<const std::uint16_t>(english_field.data(), english_field.size()),
-      danish_hexes, english_span);
+      danish_hexes, english_span, scratch->movement);
 
   int reach_empty = 0, reach_two = 0, danes_closer = 0;
   int english_reach = 0, english_closer = 0, defended = 0;

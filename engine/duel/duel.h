@@ -80,6 +80,28 @@ struct DuelState {
 static_assert(sizeof(DuelState) == 16);
 static_assert(std::is_trivially_copyable_v<DuelState>);
 
+// Small facts about a state, shared by the rules, the heuristics and the views.
+// Initiative and melee throw two dice, one per side; every other roll throws one.
+constexpr bool two_dice(Roll roll) {
+  return roll == Roll::kInitiative || roll == Roll::kMelee;
+}
+// Who moves during kDestination: the roll that granted the allowance says.
+constexpr Side mover_of(const DuelState& s) {
+  return s.roll == Roll::kGoliathMove ? kGoliath : kDavid;
+}
+// The state with `mover` placed at lattice (x, y); only positions change.
+constexpr DuelState moved(const DuelState& s, Side mover, int x, int y) {
+  DuelState t = s;
+  if (mover == kDavid) {
+    t.david_x = static_cast<std::uint8_t>(x);
+    t.david_y = static_cast<std::uint8_t>(y);
+  } else {
+    t.goliath_x = static_cast<std::uint8_t>(x);
+    t.goliath_y = static_cast<std::uint8_t>(y);
+  }
+  return t;
+}
+
 // Action layout.  Declarations and replies are small codes; a destination packs lattice indices.
 namespace act {
 inline constexpr Action kMove = 1;

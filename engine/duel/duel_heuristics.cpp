@@ -8,27 +8,6 @@
 
 namespace sling::duel {
 
-namespace {
-
-constexpr Side mover_of(const DuelState& s) {
-  return s.roll == Roll::kGoliathMove ? kGoliath : kDavid;
-}
-
-// The state after moving `mover` to lattice (x, y); only positions change.
-DuelState moved(const DuelState& s, Side mover, int x, int y) {
-  DuelState t = s;
-  if (mover == kDavid) {
-    t.david_x = static_cast<std::uint8_t>(x);
-    t.david_y = static_cast<std::uint8_t>(y);
-  } else {
-    t.goliath_x = static_cast<std::uint8_t>(x);
-    t.goliath_y = static_cast<std::uint8_t>(y);
-  }
-  return t;
-}
-
-}  // namespace
-
 // David keeps just beyond the reach of Goliath's next move, as close as that allows (for his
 // sling), and away from the corners where he could be trapped; Goliath closes in.
 Action DuelGame::heuristic_action(const State& s, Rng& rng) const {

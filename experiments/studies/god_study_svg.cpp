@@ -1,0 +1,164 @@
+#include "experiments/studies/god_study_svg.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace sling::duel::god_study {
+
+std::string colour(double v) {
+  // 0 (Goliath wins) dark red, 0.5 pale yellow, 1 (David wins) dark green.
+  v = std::clamp(v, 0.0, 1.0);
+  int r, g, b;
+  if (v < 0.5) {
+    const double t = v / 0.5;
+    r = static_cast<int>(165 + t * (255 - 165));
+    g = static_cast<int>(0 + t * 255);
+    b = static_cast<int>(38 + t * (191 - 38));
+  } else {
+    const double t = (v - 0.5) / 0.5;
+    r = static_cast<int>(255 - t * (255 - 0));
+    g = static_cast<int>(255 - t * (255 - 104));
+    b = static_cast<int>(191 - t * (191 - 55));
+  }
+  char text[16];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", r, g, b);
+  return text;
+}
+
+std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
+                         std::uint8_t flags, const std::string& title, double* min_out,
+                         double* max_out) {
+  const DuelGame& game = solution.game();
+  const int scale = 16;  // pixels per cm
+  const int board = game.rules().board_cm;
+  const int margin = 40;
+  const int bar_height = 14, legend_height = 60;
+  const double pitch = game.rules().pitch_cm;
+  struct Cell {
+    double x, y, value;
+  };
+  std::vector<Cell> cells;
+  double lo = 1, hi = 0;
+  DuelState s = goliath_at;
+  s.phase = Phase::kDeclare;
+  s.actor = kDavid;
+  s.roll = Roll::kNone;
+  s.flags = flags;
+  for (int y = 0; y < game.lattice_height(kDavid); ++y) {
+    for (int x = 0; x < game.lattice_width(kDavid); ++x) {
+      s.david_x = static_cast<std::uint8_t>(x);
+      s.david_y = static_cast<std::uint8_t>(y);
+      if (game.centre_distance2(s) <
+          static_cast<std::int64_t>(game.rules().david_base_mm + game.rules().goliath_base_mm) *
+              (game.rules().david_base_mm + game.rules().goliath_base_mm)) {
+        continue;
+      }
+      const auto i = solution.index().index_of(s);
+      if (!i) continue;
+      const double v = solution.values()[*i];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      cells.push_back({game.centre_x(kDavid, x) / 20.0, game.centre_y(kDavid, y) / 20.0, v});
+    }
+  }
+  if (cells.empty()) lo = hi = 0;
+  // The scale: the data's range, widened to at least 0.01 so that noise is not painted as news.
+  double scale_lo = lo, scale_hi = hi;
+  if (scale_hi - scale_lo < 0.01) {
+    const double mid = 0.5 * (lo + hi);
+    scale_lo = std::max(0.0, mid - 0.005);
+    scale_hi = scale_lo + 0.01;
+  }
+  auto shade = [&](double v) { return colour((v - scale_lo) / (scale_hi - scale_lo)); };
+
+  std::ostringstream svg;
+  const char* const caption = "David's win probability on this map (north is up)";
+  constexpr double kGlyph = 0.6 * 12;  // estimated width of a 12-unit glyph
+  const double width = std::max(
+      {static_cast<double>(board * scale + 2 * margin),
+       2 * margin + kGlyph * static_cast<double>(title.size()),
+       2 * margin + kGlyph * static_cast<double>(std::char_traits<char>::length(caption))});
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << board * scale + 2 * margin + legend_height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
+  svg << "<rect x=\"" << margin << "\" y=\"" << margin << "\" width=\"" << board * scale
+      << "\" height=\"" << board * scale << "\" fill=\"#dddddd\" stroke=\"black\"/>\n";
+  for (const Cell& c : cells) {
+    svg << "<rect x=\"" << margin + (c.x - pitch / 2) * scale << "\" y=\""
+        << margin + (board - c.y - pitch / 2) * scale << "\" width=\"" << pitch * scale
+        << "\" height=\"" << pitch * scale << "\" fill=\"" << shade(c.value) << "\"><title>"
+        << c.value << "</title></rect>\n";
+  }
+  const double gx = game.centre_x(kGoliath, s.goliath_x) / 20.0,
+               gy = game.centre_y(kGoliath, s.goliath_y) / 20.0;
+  svg << "<circle cx=\"" << margin + gx * scale << "\" cy=\"" << margin + (board - gy) * scale
+      << "\" r=\"" << game.rules().goliath_base_mm / 20.0 * scale
+      << "\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n";
+  svg << "<text x=\"" << margin + gx * scale << "\" y=\"" << margin + (board - gy) * scale + 4
+      << "\" text-anchor=\"middle\">G</text>\n";
+  // Colour bar: the scale's range in 20 steps, with its ends and middle labelled.
+  const int ly = margin + board * scale + 10;
+  const double bar_width = board * scale;
+  constexpr int kSteps = 20;
+  for (int k = 0; k < kSteps; ++k) {
+    svg << "<rect x=\"" << margin + k * bar_width / kSteps << "\" y=\"" << ly << "\" width=\""
+        << bar_width / kSteps + 0.5 << "\" height=\"" << bar_height << "\" fill=\""
+        << colour((k + 0.5) / kSteps) << "\"/>\n";
+  }
+  svg << "<rect x=\"" << margin << "\" y=\"" << ly << "\" width=\"" << bar_width << "\" height=\""
+      << bar_height << "\" fill=\"none\" stroke=\"#555\"/>\n";
+  const std::pair<double, const char*> ticks[] = {{0.0, "start"}, {0.5, "middle"}, {1.0, "end"}};
+  for (const auto& [t, anchor] : ticks) {
+    const double x = margin + t * bar_width;
+    svg << "<line x1=\"" << x << "\" y1=\"" << ly + bar_height << "\" x2=\"" << x << "\" y2=\""
+        << ly + bar_height + 4 << "\" stroke=\"#555\"/>\n";
+    char label[32];
+    std::snprintf(label, sizeof label, "%.1f%%", 100 * (scale_lo + t * (scale_hi - scale_lo)));
+    svg << "<text x=\"" << x << "\" y=\"" << ly + bar_height + 16 << "\" text-anchor=\"" << anchor
+        << "\">" << label << "</text>\n";
+  }
+  svg << "<text x=\"" << margin << "\" y=\"" << ly + bar_height + 34 << "\">" << caption
+      << "</text>\n";
+  svg << "</svg>\n";
+  *min_out = lo;
+  *max_out = hi;
+  return svg.str();
+}
+
+std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bars,
+                          const std::string& title) {
+  constexpr double kFont = 11, kGlyph = 0.6 * kFont, kRow = 22, kBarLength = 320, kMargin = 20;
+  std::size_t longest = 0;
+  for (const auto& b : bars) longest = std::max(longest, b.first.size());
+  const double label_width = kGlyph * static_cast<double>(longest) + 10;
+  double top = 0;
+  for (const auto& b : bars) top = std::max(top, b.second);
+  if (top <= 0) top = 1;
+  const double width = std::max(kMargin * 2 + label_width + kBarLength + 60,
+                                kMargin * 2 + kGlyph * static_cast<double>(title.size()));
+  const double height = 40 + kRow * static_cast<double>(bars.size()) + kMargin;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"" << kFont << "\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"" << kMargin << "\" y=\"20\">" << title << "</text>\n";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const double y = 36 + kRow * static_cast<double>(i);
+    const double length = bars[i].second / top * kBarLength;
+    svg << "<text x=\"" << kMargin + label_width - 6 << "\" y=\"" << y + 12
+        << "\" text-anchor=\"end\">" << bars[i].first << "</text>\n";
+    svg << "<rect x=\"" << kMargin + label_width << "\" y=\"" << y << "\" width=\"" << length
+        << "\" height=\"" << kRow - 6 << "\" fill=\"#4477aa\"/>\n";
+    char value[32];
+    std::snprintf(value, sizeof value, "%.1f%%", 100 * bars[i].second);
+    svg << "<text x=\"" << kMargin + label_width + length + 4 << "\" y=\"" << y + 12 << "\">"
+        << value << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace sling::duel::god_study

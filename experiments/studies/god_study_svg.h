@@ -1,0 +1,28 @@
+#pragma once
+// The God study's figures: SVG heat maps of the solved values and bar charts.  Only drawing lives
+// here; the numbers come from god_study.cpp.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "solvers/duel/solver.h"
+
+namespace sling::duel::god_study {
+
+// A colour for a win probability: 0 (Goliath wins) dark red, 0.5 pale yellow, 1 dark green.
+std::string colour(double v);
+
+// David's win probability, David to declare, for every David position with Goliath fixed.  The
+// colours span the values on this map (they differ by a few points across the board, so a fixed
+// 0-1 scale would paint one flat colour), with a labelled colour bar under the board.
+std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
+                         std::uint8_t flags, const std::string& title, double* min_out,
+                         double* max_out);
+
+// Horizontal bars, one per row with its whole label on the left, so long labels never collide.
+std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bars,
+                          const std::string& title);
+
+}  // namespace sling::duel::god_study
