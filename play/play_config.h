@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "agents/registry.h"
-#include "play/play_agents.h"
 #include "play/game_view.h"
+#include "play/play_agents.h"
 #include "play/style.h"
 
 namespace sling::play {
