@@ -4,6 +4,7 @@
 // Hints use the strongest analysis: the exact solver with a solution file, otherwise `strong`.
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -63,6 +64,19 @@ AgentPtr<G> make_play_agent(const G& game, std::string_view text,
                       std::string(game.info().name));
   }
   return make_agent(game, spec);
+}
+
+// Plays `action` on the table's state, records it, and tells each agent at the table (a person's
+// side is null) what was played, as the terminal and the web page both do after every ply.
+template <Game G>
+void apply_at_table(const G& game, typename G::State& state, std::vector<Action>& history,
+                    std::array<AgentPtr<G>, 2>& agents, Action action) {
+  const typename G::State before = state;
+  apply_any(game, state, action);
+  history.push_back(action);
+  for (auto& agent : agents) {
+    if (agent) agent->observe(before, action);
+  }
 }
 
 }  // namespace sling::play

@@ -183,12 +183,7 @@ class PlaySession {
   Action roll_dice() const { return sling::roll_dice(game_, state_, seed_, history_.size()); }
 
   void apply(Action action) {
-    const State before = state_;
-    apply_any(game_, state_, action);
-    history_.push_back(action);
-    for (auto& agent : agents_) {
-      if (agent) agent->observe(before, action);
-    }
+    apply_at_table(game_, state_, history_, agents_, action);
     if (observer_) observer_(game_, state_);
   }
 

@@ -382,14 +382,7 @@ class WebGame final : public WebSession {
     return s;
   }
 
-  void apply(Action action) {
-    const State before = state_;
-    apply_any(game_, state_, action);
-    history_.push_back(action);
-    for (auto& agent : agents_) {
-      if (agent) agent->observe(before, action);
-    }
-  }
+  void apply(Action action) { play::apply_at_table(game_, state_, history_, agents_, action); }
 
   // Throws every die due now: the die of ply n from stream n of the seed, as in the terminal.
   void roll_dice() {
