@@ -79,7 +79,7 @@ TEST(FuzzRegression, EveryErrorIsOneLine) {
 // std::string's own words out.  Every length is now checked against the bytes left first.
 TEST(FuzzRegression, SolutionWithACorruptedLengthIsRefusedBeforeAllocating) {
   const std::string magic = "sling-duel-solution";
-  for (const std::string prefix :
+  for (const std::string& prefix :
        {bytes_of({0x13, 0, 0, 0, 0x06, 0, 0, 0}), bytes_of({0x13, 0, 0, 0, 0, 0, 0, 0x7f})}) {
     const std::string path = temp_path("corrupted-length.sol");
     write_file_atomic(path, prefix + magic + bytes_of({5, 0, 0, 0, 1, 0x16, 2, 0, 0, 0, 0, 0, 0}) +
