@@ -9,6 +9,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
+#include "fuzz/fuzz_check.h"
 
 namespace {
 
@@ -28,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (record.game == "duel") replay_on<sling::duel::DuelGame>(record);
     if (record.game == "pig") replay_on<sling::pig::PigGame>(record);
     if (record.game == "danelaw") replay_on<sling::danelaw::DanelawGame>(record);
-  } catch (const sling::SlingError&) {
+  } catch (const sling::SlingError& e) {
+    sling::fuzz::check_message(e, bytes);
   }
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
+#include "fuzz/fuzz_check.h"
 
 namespace {
 
@@ -19,7 +20,8 @@ void load(std::string_view text) {
     const G game = G::from_rules_json(text);
     (void)game.initial_state();
     if (G::from_rules_json(game.rules_json()).rules_json() != game.rules_json()) std::abort();
-  } catch (const sling::SlingError&) {
+  } catch (const sling::SlingError& e) {
+    sling::fuzz::check_message(e, text);
   }
 }
 

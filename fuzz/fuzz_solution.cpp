@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
+#include "fuzz/fuzz_check.h"
 #include "solvers/duel/solver.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     (void)sling::duel::DuelSolution::load(path, nullptr,
                                           sling::duel::DuelSolution::Accept::kSolutionOrCheckpoint);
-  } catch (const sling::SlingError&) {
+  } catch (const sling::SlingError& e) {
+    sling::fuzz::check_message(e, std::string_view(reinterpret_cast<const char*>(data), size));
   }
   std::remove(path.c_str());
   return 0;

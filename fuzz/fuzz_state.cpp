@@ -6,6 +6,7 @@
 
 #include "engine/core/state_io.h"
 #include "engine/danelaw/danelaw.h"
+#include "fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const sling::danelaw::DanelawGame game;
@@ -15,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto state = json ? sling::state_from_json<sling::danelaw::State>(bytes)
                               : sling::state_from_binary<sling::danelaw::State>(bytes);
       game.check_state(state);
-    } catch (const sling::SlingError&) {
+    } catch (const sling::SlingError& e) {
+      sling::fuzz::check_message(e, bytes);
     }
   }
   return 0;

@@ -9,6 +9,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
+#include "fuzz/fuzz_check.h"
 
 namespace {
 
@@ -29,7 +30,8 @@ void typed(const G& game, std::uint64_t seed, int plies, std::string_view text) 
     auto next = state;
     game.apply_action(next, action);
     (void)game.action_to_string(state, action);
-  } catch (const sling::SlingError&) {
+  } catch (const sling::SlingError& e) {
+    sling::fuzz::check_message(e, text);
   }
 }
 
@@ -37,7 +39,9 @@ void typed(const G& game, std::uint64_t seed, int plies, std::string_view text) 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 3) return 0;
-  const std::string_view text(reinterpret_cast<const char*>(data) + 3, size - 3);
+  // The prompt reads one line, so the typed text never holds a line break.
+  std::string_view text(reinterpret_cast<const char*>(data) + 3, size - 3);
+  text = text.substr(0, text.find('\n'));
   const std::uint64_t seed = data[1];
   const int plies = data[2];
   static const sling::duel::DuelGame duel;

@@ -11,6 +11,22 @@
 namespace sling {
 
 std::string plain_json_problem(std::string_view text) {
+  // cereal's "JSON Parsing failed - provided NVP (seed) not found": name the field.
+  static constexpr std::string_view kNvp = "provided NVP (";
+  if (const std::size_t at = text.find(kNvp); at != std::string_view::npos) {
+    const std::size_t begin = at + kNvp.size();
+    const std::size_t end = text.find(')', begin);
+    if (end != std::string_view::npos) {
+      return "field '" + std::string(text.substr(begin, end - begin)) + "' is missing";
+    }
+  }
+  // cereal's binary archives ("Failed to read 8 bytes from input stream! Read 3") and the
+  // standard library's refusals of an absurd length read from a corrupted file.
+  for (const std::string_view marker :
+       {"Failed to read", "input stream", "basic_string", "vector::", "max_size()", "bad_alloc",
+        "bad_array_new_length"}) {
+    if (text.find(marker) != std::string_view::npos) return "truncated or corrupted";
+  }
   // Ordered: the first phrase found decides.
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kPhrases = {{
       {"not found", "missing"},

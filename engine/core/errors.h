@@ -17,9 +17,35 @@ inline std::string error_text(std::string_view what, std::string_view where, std
   return text;
 }
 
+// Every message is one line: a line break or another control character that came from a file (a
+// JSON key, a town name, a record's game) is written as an escape, "\n" or "\x01".
+inline std::string one_line(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string line;
+  line.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else if (c == '\t') {
+      line += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      line += "\\x";
+      line += kHex[byte >> 4];
+      line += kHex[byte & 15];
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
 class SlingError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SlingError(const std::string& what) : std::runtime_error(one_line(what)) {}
+  explicit SlingError(const char* what) : std::runtime_error(one_line(what)) {}
 };
 
 // An action that is not legal in the given state (a typed move, a corrupted record, a buggy agent).

@@ -30,8 +30,10 @@ State state_from_json(std::string_view text) {
     std::istringstream in{std::string(text)};
     cereal::JSONInputArchive archive(in);
     archive(cereal::make_nvp("state", state));
-  } catch (const cereal::Exception& e) {
+  } catch (const JsonValueError& e) {
     throw FileFormatError(std::string("malformed state: ") + e.what());
+  } catch (const cereal::Exception& e) {
+    throw FileFormatError("malformed state: " + plain_json_problem(e.what()));
   }
   return state;
 }
@@ -54,7 +56,7 @@ State state_from_binary(std::string_view bytes) {
     cereal::BinaryInputArchive archive(in);
     archive(state);
   } catch (const cereal::Exception& e) {
-    throw FileFormatError(std::string("malformed state: ") + e.what());
+    throw FileFormatError("malformed state: " + plain_json_problem(e.what()));
   }
   return state;
 }

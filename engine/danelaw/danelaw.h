@@ -264,6 +264,22 @@ void load(Archive& ar, Army& a) {
   ar(cereal::make_nvp("hex", a.hex), cereal::make_nvp("side", a.side),
      cereal::make_nvp("flags", a.flags));
 }
+// The armies of a state being read: the list's length is checked against kMaxArmies before any
+// allocation it would size (a corrupted binary length must not ask for gigabytes).
+struct ArmyListIn {
+  std::vector<Army>& armies;
+};
+template <class Archive>
+void load(Archive& ar, ArmyListIn& list) {
+  cereal::size_type count = 0;
+  ar(cereal::make_size_tag(count));
+  if (count > static_cast<cereal::size_type>(kMaxArmies)) {
+    throw cereal::Exception("field 'armies': " + std::to_string(count) + " armies, at most " +
+                            std::to_string(kMaxArmies));
+  }
+  list.armies.resize(static_cast<std::size_t>(count));
+  for (Army& army : list.armies) ar(army);
+}
 template <class Archive>
 void save(Archive& ar, const State& s) {
   const std::vector<Army> armies(s.armies.begin(), s.armies.begin() + s.army_count);
@@ -284,7 +300,8 @@ void load(Archive& ar, State& s) {
   std::vector<Army> armies;
   std::uint8_t phase = 0, end_reason = 0;
   s = State{};
-  ar(cereal::make_nvp("armies", armies), cereal::make_nvp("danish_towns", s.danish_towns),
+  ArmyListIn army_list{armies};
+  ar(cereal::make_nvp("armies", army_list), cereal::make_nvp("danish_towns", s.danish_towns),
      cereal::make_nvp("selected", s.selected), cereal::make_nvp("target", s.target),
      cereal::make_nvp("rout_hex", s.rout_hex), cereal::make_nvp("rout_from", s.rout_from),
      cereal::make_nvp("phase", phase), cereal::make_nvp("side", s.side),

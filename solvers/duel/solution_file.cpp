@@ -14,25 +14,63 @@
 
 namespace sling::duel {
 
-template <class Archive>
-void serialize(Archive& ar, PassReport& p) {
-  ar(p.layer, p.pass, p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back,
-     p.tightening_sweeps, p.rounds, p.seconds, p.certified, p.max_change);
+// Every length cereal reads from a file sizes an allocation before the bytes behind it are read,
+// so the loader checks each one against the bytes that remain first (`check(element_bytes)` peeks
+// at the next length); writing passes a check that does nothing.  One field list serves both.
+template <class Archive, class Check>
+void pass_fields(Archive& ar, PassReport& p, const Check& check) {
+  check(1);
+  ar(p.layer);
+  check(1);
+  ar(p.pass);
+  ar(p.sweeps, p.extrapolations, p.check_sweeps, p.rejected, p.put_back, p.tightening_sweeps,
+     p.rounds, p.seconds, p.certified);
+  check(sizeof(double));
+  ar(p.max_change);
 }
 
 template <class Archive>
-void serialize(Archive& ar, SolveSummary& s) {
+void serialize(Archive& ar, PassReport& p) {
+  pass_fields(ar, p, [](std::size_t) {});
+}
+
+// The bytes of a pass report with empty strings and lists: the least one can take in a file.
+std::size_t smallest_pass_bytes() {
+  std::ostringstream out;
+  {
+    cereal::BinaryOutputArchive archive(out);
+    PassReport empty;
+    archive(empty);
+  }
+  return out.str().size();
+}
+
+template <class Archive, class Check>
+void summary_fields(Archive& ar, SolveSummary& s, const Check& check) {
   ar(s.start, s.david_first, s.goliath_first, s.start_without_god, s.david_first_without_god,
      s.goliath_first_without_god, s.lower_bound, s.upper_bound, s.lower_bound_without_god,
      s.upper_bound_without_god, s.goliath_win_lower, s.nontermination_upper,
      s.nontermination_computed, s.states, s.canonical_states, s.layers, s.sweeps, s.improvements,
-     s.seconds, s.peak_memory_bytes, s.threads, s.passes);
+     s.seconds, s.peak_memory_bytes, s.threads);
+  if constexpr (Archive::is_loading::value) {
+    check(smallest_pass_bytes());
+    cereal::size_type count = 0;
+    ar(cereal::make_size_tag(count));
+    s.passes.resize(static_cast<std::size_t>(count));
+    for (PassReport& pass : s.passes) pass_fields(ar, pass, check);
+  } else {
+    ar(s.passes);
+  }
 }
 
 // The certificate (format version 6 on).
-template <class Archive>
-void serialize_certificate(Archive& ar, SolveSummary& s) {
-  ar(s.certified, s.certified_without_god, s.failed_layer, s.failed_pass);
+template <class Archive, class Check>
+void certificate_fields(Archive& ar, SolveSummary& s, const Check& check) {
+  ar(s.certified, s.certified_without_god);
+  check(1);
+  ar(s.failed_layer);
+  check(1);
+  ar(s.failed_pass);
 }
 
 namespace {
@@ -77,8 +115,10 @@ void DuelSolution::save(const std::string& path, const DuelGame& game,
     const std::uint32_t version = kFormatVersion;
     const std::string rules = game.rules_json();
     SolveSummary copy = summary;  // (cereal's archive takes non-const references)
-    archive(magic, version, complete, rules, pairs, copy);
-    serialize_certificate(archive, copy);
+    const auto no_check = [](std::size_t) {};
+    archive(magic, version, complete, rules, pairs);
+    summary_fields(archive, copy, no_check);
+    certificate_fields(archive, copy, no_check);
     archive(values, checksum(values));
   }
   write_file_atomic(path, out.str());
@@ -102,6 +142,21 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   try {
     std::istringstream in(bytes);
     cereal::BinaryInputArchive archive(in);
+    // The next length in the file, checked against what remains before anything is sized by it.
+    const auto check = [&](std::size_t element_bytes) {
+      const std::streamoff at = in.tellg();
+      std::uint64_t length = 0;
+      if (at < 0 || bytes.size() - static_cast<std::size_t>(at) < sizeof(length)) {
+        throw FileFormatError(where + ": truncated");
+      }
+      std::memcpy(&length, bytes.data() + at, sizeof(length));
+      const std::size_t left = bytes.size() - static_cast<std::size_t>(at) - sizeof(length);
+      if (length > left / element_bytes) {
+        throw FileFormatError(where + ": corrupted or truncated (a length of " +
+                              std::to_string(length) + " runs past the end of the file)");
+      }
+    };
+    check(1);
     archive(magic);
     if (magic != kMagic) throw FileFormatError(where + ": not a Sling duel solution file");
     archive(version);
@@ -113,17 +168,21 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
                             " (solve again with `sling solve duel`)");
     }
     if (version >= 5) archive(complete);
-    archive(rules, pairs, summary);
+    check(1);
+    archive(rules, pairs);
+    summary_fields(archive, summary, check);
     if (version >= 6) {
-      serialize_certificate(archive, summary);
+      certificate_fields(archive, summary, check);
     } else {
       infer_certificate(summary);
     }
+    check(sizeof(double));
     archive(values, sum);
   } catch (const FileFormatError&) {
     throw;
-  } catch (const std::exception& e) {
-    throw FileFormatError(where + ": corrupted or truncated (" + e.what() + ")");
+  } catch (const std::exception&) {
+    // cereal's own words ("Failed to read 8 bytes from input stream! Read 3") say no more.
+    throw FileFormatError(where + ": corrupted or truncated");
   }
   if (checksum(values) != sum) throw FileFormatError(where + ": corrupted (checksum mismatch)");
   if (!complete && accept != Accept::kSolutionOrCheckpoint) {

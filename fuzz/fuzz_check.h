@@ -1,0 +1,32 @@
+#pragma once
+// What every fuzz target asks of an error a loader throws: one line, in Sling's own words.  A
+// message with a line break, or with rapidjson's or cereal's own text in it ("Failed to read 8
+// bytes from input stream", "provided NVP not found", an assertion's condition), aborts the run,
+// so that libFuzzer keeps the input like any crash.
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "engine/core/errors.h"
+
+namespace sling::fuzz {
+
+// `input` is the fuzzed text: a marker it holds itself may come back in an error that quotes it.
+inline void check_message(const SlingError& error, std::string_view input) {
+  const std::string_view text = error.what();
+  static constexpr std::string_view kLibraryText[] = {
+      "rapidjson",    "internal assertion",  "provided NVP", "Failed to read",
+      "input stream", "basic_string",        "vector::",     "max_size()",
+      "bad_alloc",    "bad_array_new_length"};
+  bool bad = text.empty() || text.find('\n') != std::string_view::npos;
+  for (const std::string_view marker : kLibraryText) {
+    bad = bad || (text.find(marker) != std::string_view::npos &&
+                  input.find(marker) == std::string_view::npos);
+  }
+  if (bad) {
+    std::fprintf(stderr, "fuzz: the error is not one line in Sling's words: %s\n", error.what());
+    std::abort();
+  }
+}
+
+}  // namespace sling::fuzz
