@@ -351,6 +351,7 @@ def main():
         except subprocess.TimeoutExpired:
             server.kill()
         shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(downloads, ignore_errors=True)
     print("web_browser_test: passed")
 
 
