@@ -3,7 +3,7 @@
 
 SLING_PACKAGES=(g++ cmake ninja-build libboost-graph-dev libtbb-dev libcereal-dev libcli11-dev
                 libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin pkgconf libcpp-httplib-dev
-                chromium chromium-driver python3 python3-selenium librsvg2-bin)
+                chromium chromium-driver firefox-esr python3 python3-selenium librsvg2-bin)
 
 sling_install_missing() {
   local missing=() package

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """End-to-end test of `sling serve` in a real headless Chromium (Selenium + chromium-driver).
 
-Plays, by clicking as a person would: a whole duel as David against an agent (a destination
-clicked inside the shaded reach, the God prompt answered), saves it and loads it back; a danelaw
-move (an army, then a destination hex); a whole game of Pig.  Screenshots of the three boards go
+Plays, by clicking as a person would: a whole duel as David against the `strong` agent (a
+destination clicked inside the shaded reach, the God prompt answered), saves it and loads it back;
+a danelaw move (an army, then a destination hex); a whole game of Pig.  Screenshots of the three boards go
 to --out.  If the browser cannot start, the test fails with the reason: it never skips.
 
 Usage: web_browser_test.py --sling build/sling --out DIR
@@ -11,6 +11,7 @@ Usage: web_browser_test.py --sling build/sling --out DIR
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,9 +34,12 @@ except ImportError as error:
     fail("python3-selenium is missing (%s); scripts/bootstrap.sh installs it" % error)
 
 
-def start_server(sling):
+def start_server(sling, cache):
+    # The server's caches (the `strong` duel agent's solution) go to a fresh folder: no run
+    # depends on an earlier one.
     process = subprocess.Popen([sling, "serve", "--port", "0", "--ai-seconds", "5"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=dict(os.environ, XDG_CACHE_HOME=cache))
     line = process.stdout.readline()
     if "http://" not in line:
         process.kill()
@@ -124,7 +128,7 @@ DUEL_PREFERENCE = ["behead", "shoot", "fight", "recover", "search", "move", "fle
 
 
 def play_duel(page, out):
-    state = page.new_game("duel", "human", "easy", 11)
+    state = page.new_game("duel", "human", "strong", 11)
     god_used = False
     clicked_destination = False
     for _ in range(400):
@@ -298,9 +302,20 @@ def check_phone_width(page):
     page.driver.set_window_size(390, 844)
     time.sleep(0.3)
     overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
+    # The innermost element that sticks out, to name in the failure.
+    culprit = page.js("""
+        let found = '';
+        for (const e of document.querySelectorAll('body *')) {
+          const r = e.getBoundingClientRect();
+          if (r.right > window.innerWidth + 1 && r.width > 0)
+            found = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+                    (e.className && e.className.baseVal === undefined ? '.' + e.className : '') +
+                    ' (' + Math.round(r.right) + ' px): ' + (e.textContent || '').slice(0, 80);
+        }
+        return found;""")
     page.driver.set_window_size(1280, 800)
     if overflow > 1:
-        fail("the page is %d px wider than a phone's screen" % overflow)
+        fail("the page is %d px wider than a phone's screen: %s" % (overflow, culprit))
 
 
 def main():
@@ -309,8 +324,9 @@ def main():
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    server, url = start_server(args.sling)
     downloads = tempfile.mkdtemp(prefix="sling-web-")
+    cache = tempfile.mkdtemp(prefix="sling-web-cache-")
+    server, url = start_server(args.sling, cache)
     driver = None
     try:
         driver = start_browser(downloads)
@@ -334,6 +350,8 @@ def main():
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(downloads, ignore_errors=True)
     print("web_browser_test: passed")
 
 
