@@ -17,10 +17,7 @@ import sys
 import tempfile
 import time
 
-
-def fail(message):
-    print("web_browser_test: FAILED: " + message, file=sys.stderr)
-    sys.exit(1)
+from web_page_support import PageWaits, fail, start_server
 
 
 try:
@@ -32,19 +29,6 @@ try:
     from selenium.webdriver.support.ui import Select
 except ImportError as error:
     fail("python3-selenium is missing (%s); scripts/bootstrap.sh installs it" % error)
-
-
-def start_server(sling, cache):
-    # The server's caches (the `strong` duel agent's solution) go to a fresh folder: no run
-    # depends on an earlier one.
-    process = subprocess.Popen([sling, "serve", "--port", "0", "--ai-seconds", "5"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env=dict(os.environ, XDG_CACHE_HOME=cache))
-    line = process.stdout.readline()
-    if "http://" not in line:
-        process.kill()
-        fail("`sling serve` did not print its URL: " + line.strip())
-    return process, line[line.index("http://"):].split()[0]
 
 
 def start_browser(download_dir):
@@ -69,32 +53,13 @@ def start_browser(download_dir):
     return driver
 
 
-class Page:
+class Page(PageWaits):
     def __init__(self, driver, url):
         self.driver = driver
         self.url = url
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
-
-    def wait(self, condition, what, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            if condition():
-                return
-            time.sleep(0.05)
-        error = self.js("return document.getElementById('error').textContent")
-        fail("timed out waiting for " + what + (": page error " + error if error else ""))
-
-    def settle(self):
-        """Waits until no request is in flight and no agent is thinking."""
-        self.wait(lambda: self.js("return window.slingBusy === false && !!window.slingState"),
-                  "the game to settle")
-        error = self.js("return document.getElementById('error').hidden ? '' : "
-                        "document.getElementById('error').textContent")
-        if error:
-            fail("the page shows an error: " + error)
-        return self.js("return window.slingState")
 
     def click(self, element_id):
         self.driver.find_element(By.ID, element_id).click()

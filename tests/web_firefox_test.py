@@ -29,12 +29,9 @@ import tempfile
 import time
 import zlib
 
+from web_page_support import PageWaits, fail, start_server
+
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # WebDriver's key of an element reference
-
-
-def fail(message):
-    print("web_firefox_test: FAILED: " + message, file=sys.stderr)
-    sys.exit(1)
 
 
 class MarionetteError(Exception):
@@ -166,35 +163,13 @@ class Firefox:
         self.log.close()
 
 
-class Page:
+class Page(PageWaits):
     def __init__(self, firefox, url):
         self.m = firefox.client
         self.url = url
 
     def js(self, script, *args):
         return self.m.command("WebDriver:ExecuteScript", {"script": script, "args": list(args)})
-
-    def wait(self, condition, what, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            if condition():
-                return
-            time.sleep(0.05)
-        error = self.js("return document.getElementById('error').textContent")
-        fail("timed out waiting for " + what + (": page error " + error if error else ""))
-
-    def settle(self):
-        """Waits until no request is in flight and no agent is thinking."""
-        self.wait(lambda: self.js("return window.slingBusy === false && !!window.slingState"),
-                  "the game to settle")
-        error = self.js("return document.getElementById('error').hidden ? '' : "
-                        "document.getElementById('error').textContent")
-        if error:
-            fail("the page shows an error: " + error)
-        errors = self.js("return window.slingTestErrors || []")
-        if errors:
-            fail("the page reports a script error: " + errors[0])
-        return self.js("return window.slingState")
 
     def find(self, css):
         return self.m.command("WebDriver:FindElement", {"using": "css selector", "value": css})
@@ -439,16 +414,6 @@ def play_pig(page, scratch):
     print("pig: " + state["result"])
 
 
-def start_server(sling, env):
-    process = subprocess.Popen([sling, "serve", "--port", "0", "--ai-seconds", "5"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    line = process.stdout.readline()
-    if "http://" not in line:
-        process.kill()
-        fail("`sling serve` did not print its URL: " + line.strip())
-    return process, line[line.index("http://"):].split()[0]
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sling", required=True)
@@ -458,9 +423,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     started = time.time()
     scratch = tempfile.mkdtemp(prefix="sling-web-firefox-")
-    # The server's caches (a `strong` duel solution) go to the scratch folder: no run depends on
-    # an earlier one.
-    server, url = start_server(args.sling, dict(os.environ, XDG_CACHE_HOME=os.path.join(scratch, "cache")))
+    server, url = start_server(args.sling, os.path.join(scratch, "cache"))
     firefox = None
     try:
         firefox = Firefox(scratch)
