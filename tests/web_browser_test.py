@@ -12,12 +12,11 @@ Usage: web_browser_test.py --sling build/sling --out DIR
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
-from web_page_support import PageWaits, fail, start_server
+from web_page_support import PageWaits, fail, start_server, stop_server
 
 
 try:
@@ -310,11 +309,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
         shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(downloads, ignore_errors=True)
     print("web_browser_test: passed")

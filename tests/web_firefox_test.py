@@ -29,7 +29,7 @@ import tempfile
 import time
 import zlib
 
-from web_page_support import PageWaits, fail, start_server
+from web_page_support import PageWaits, fail, start_server, stop_server
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # WebDriver's key of an element reference
 
@@ -437,11 +437,7 @@ def main():
     finally:
         if firefox:
             firefox.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
         shutil.rmtree(scratch, ignore_errors=True)
     print("web_firefox_test: passed in %.0f s" % (time.time() - started))
 

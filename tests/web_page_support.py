@@ -28,6 +28,14 @@ def start_server(sling, cache):
     return process, line[line.index("http://"):].split()[0]
 
 
+def stop_server(process):
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 class PageWaits:
     def wait(self, condition, what, timeout=60):
         end = time.time() + timeout
