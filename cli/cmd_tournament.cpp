@@ -134,7 +134,7 @@ const RegisterCommand kRegister(
                      "Seconds between progress lines when stderr is not a terminal")
           ->check(CLI::Range(0.0, 86400.0));
       set_examples(sub,
-                   {"sling tournament pig --games 10  (~10 s on 2 cores)",
+                   {"sling tournament pig --games 10  (a few seconds on 2 cores)",
                     "sling tournament duel --agent heuristic --agent mcts --games 5 --out runs/d"});
       sub.callback([command] {
         command->threads = resolve_threads(command->threads);
