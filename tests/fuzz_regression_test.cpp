@@ -122,6 +122,9 @@ TEST(FuzzRegression, BinaryDanelawStateWithAHugeArmyCount) {
 // rapidjson 1.1 call __builtin_clzll(0) (UBSan, in rapidjson's own code: left out of the check by
 // fuzz/ubsan-ignore.txt).  The loaders must still end such text in a plain error.
 TEST(FuzzRegression, ZeroSignificandNumbersEndInAPlainError) {
+#ifdef SLING_UBSAN_CHECKS_RAPIDJSON
+  GTEST_SKIP() << "rapidjson 1.1's clz(0) aborts GCC's UBSan build (tests/CMakeLists.txt)";
+#endif
   const std::string state_text = "0e71us{}55\f";
   expect_plain_one_line(
       error_of<FileFormatError>([&] { (void)state_from_json<danelaw::State>(state_text); }),
