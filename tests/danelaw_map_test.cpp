@@ -188,6 +188,50 @@ TEST(DanelawEnglandMap, ExportJsonListsEveryHex) {
   EXPECT_EQ(count, static_cast<std::size_t>(map.size()));
 }
 
+// A map given as text (an upload to `sling serve`): the export of `sling map danelaw --json` reads
+// back as the same map, and the text loader refuses what the file loader refuses, on one line.
+TEST(DanelawMapText, TheExportParsesBackAndBadTextIsRefusedOnOneLine) {
+  const HexMap england = HexMap::load("england.json");
+  const HexMap again = HexMap::parse(england.export_json(), "upload.json");
+  EXPECT_EQ(again.content_hash(), england.content_hash());
+  EXPECT_EQ(again.size(), england.size());
+  EXPECT_EQ(again.towns().size(), england.towns().size());
+
+  std::string unknown = strip_map();
+  unknown.insert(unknown.find("\"hex_km\""), "\"colour\": 1, ");
+  for (const std::string& bad : {unknown, std::string("{\"name\": \"x\", "), std::string("[]"),
+                                 strip_map("{\"q\": 3, \"r\": 1, \"terrain\": \"sea\"}")}) {
+    const std::string message = error_of(bad);
+    EXPECT_EQ(message.rfind("map (test): ", 0), 0u) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+  EXPECT_TRUE(contains(error_of(unknown), "unknown key 'colour'"));
+}
+
+// A game on a map already loaded: the rules' map only names it (nothing is opened), and the
+// content hash in the rules still pins the map.
+TEST(DanelawMapText, AGameIsBuiltOnAMapAlreadyLoaded) {
+  const auto strip = std::make_shared<const HexMap>(HexMap::parse(strip_map(), "strip.json"));
+  DanelawRules rules;
+  rules.map = "no-such-file-anywhere/strip.json";
+  rules.field_army_towns = {"Beta"};
+  rules.towns_to_win = 2;
+  rules.danes_at_sea = 2;
+  const DanelawGame game(rules, strip);
+  EXPECT_EQ(game.map().find_town("Gamma"), 2);
+  EXPECT_EQ(game.rules().map, rules.map);
+  EXPECT_EQ(game.rules().map_hash, strip->content_hash());
+  // Its rules JSON rebuilds the same game on the same map, and on no other.
+  const DanelawGame same = DanelawGame::from_rules_json(game.rules_json(), strip);
+  EXPECT_EQ(same.rules_json(), game.rules_json());
+  const auto other =
+      std::make_shared<const HexMap>(HexMap::parse(strip_map("", "", "[[1, 1, 2, 1]]"), "other"));
+  EXPECT_THROW(DanelawGame::from_rules_json(game.rules_json(), other), RulesError);
+  // The map's towns are checked against the rules as for a map file.
+  rules.field_army_towns = {"Winchester"};
+  EXPECT_THROW(DanelawGame(rules, strip), RulesError);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Movement costs and paths.
 

@@ -19,6 +19,7 @@
 #include "experiments/tournament/tournament.h"
 #include "play/web/server.h"
 #include "play/web/web_json.h"
+#include "tests/danelaw_strip.h"
 
 namespace sling::web {
 namespace {
@@ -298,6 +299,101 @@ TEST_F(WebApi, SaveAndLoadRoundTrip) {
   }
 }
 
+// Text as a JSON string (an uploaded file's content in a request).
+std::string json_string(const std::string& text) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.String(text.c_str(), static_cast<rapidjson::SizeType>(text.size()));
+  return buffer.GetString();
+}
+
+// Rules that fit the strip map of tests/danelaw_strip.h (towns Alpha, Beta and Gamma).
+constexpr const char* kStripRules =
+    R"({"field_army_towns":["Beta"],"towns_to_win":2,"danes_at_sea":2})";
+
+TEST_F(WebApi, ADanelawGameOnAnUploadedMapIsSavedAndLoadedWithItsMapFile) {
+  const std::string map = danelaw::strip_map();
+  const std::string id = create(R"({"game":"danelaw","sides":["human","human"],"seed":5,"rules":)" +
+                                std::string(kStripRules) + ",\"map\":" + json_string(map) +
+                                R"(,"map_name":"C:\\maps\\strip.json"})");
+  // The game is on the uploaded map: its three towns, Gamma among them, are on the board.
+  Reply state = settled(id);
+  ASSERT_EQ(state.status, 200) << state.body;
+  EXPECT_EQ(state.json["board"]["towns"].GetInt(), 3);
+  EXPECT_NE(std::string(state.json["board"]["svg"].GetString()).find("Gamma"), std::string::npos);
+  // The save names the map by the file's name, with its content hash, as a terminal save names
+  // the map file of `--map FILE`.
+  const auto strip = std::make_shared<const danelaw::HexMap>(danelaw::HexMap::parse(map, "strip"));
+  const danelaw::DanelawGame game = danelaw::DanelawGame::from_rules_json(
+      R"({"map":"strip.json","field_army_towns":["Beta"],"towns_to_win":2,"danes_at_sea":2})",
+      strip);
+  state = play_out(game, id, 100, nullptr, [](const Reply& r) {
+    for (const auto& entry : r.json["log"].GetArray())
+      if (std::string(entry["text"].GetString()).rfind("Danes: to ", 0) == 0) return true;
+    return false;
+  });
+  const GameRecord record = record_of(id);
+  EXPECT_EQ(record.rules, game.rules_json());
+  ASSERT_GT(record.history.size(), 3u);
+
+  // Loading it needs the map file: without it, or with another map, a one-line refusal.
+  const std::string saved = record_to_json(record);
+  Reply without = post("/api/games", "{\"record\":" + saved + "}");
+  EXPECT_EQ(without.status, 400);
+  EXPECT_NE(without.body.find("not built into Sling"), std::string::npos) << without.body;
+  Reply other =
+      post("/api/games", "{\"record\":" + saved + ",\"map\":" +
+                             json_string(danelaw::strip_map("", "", "[[1, 1, 2, 1]]")) + "}");
+  EXPECT_EQ(other.status, 400);
+  EXPECT_NE(other.body.find("does not fit the save"), std::string::npos) << other.body;
+  const std::string loaded =
+      create(R"({"sides":["human","human"],"record":)" + saved + ",\"map\":" + json_string(map) +
+             ",\"map_name\":\"copy.json\"}");
+  const GameRecord reloaded = record_of(loaded);
+  EXPECT_EQ(reloaded.rules, record.rules) << "the save's name for its map is kept";
+  ASSERT_GE(reloaded.history.size(), record.history.size());
+  EXPECT_TRUE(std::equal(record.history.begin(), record.history.end(), reloaded.history.begin()));
+  Reply replayed =
+      post("/api/replays", "{\"record\":" + saved + ",\"map\":" + json_string(map) + "}");
+  ASSERT_EQ(replayed.status, 200) << replayed.body;
+  EXPECT_EQ(replayed.json["plies"].GetUint64(), record.history.size());
+}
+
+TEST_F(WebApi, AMalformedOrMisfittingMapFileIsRefusedOnOneLine) {
+  auto refused = [&](const std::string& fields, const std::string& expected) {
+    Reply reply =
+        post("/api/games", R"({"game":"danelaw","sides":["human","human"],)" + fields + "}");
+    EXPECT_EQ(reply.status, 400) << fields;
+    EXPECT_NE(reply.body.find(expected), std::string::npos) << reply.body;
+  };
+  const std::string rules = std::string(",\"rules\":") + kStripRules;
+  std::string unknown = danelaw::strip_map();
+  unknown.insert(unknown.find("\"hex_km\""), "\"colour\": 1, ");
+  refused("\"map\":" + json_string("{\"name\": \"x\", \"hexes\": [") + rules,
+          "map (uploaded-map.json)");
+  refused("\"map\":" + json_string(unknown) + rules, "unknown key 'colour'");
+  refused(
+      "\"map\":" + json_string(danelaw::strip_map("{\"q\": 9, \"r\": 1, \"terrain\": \"lava\"}")) +
+          ",\"map_name\":\"lava.json\"" + rules,
+      "map (lava.json): hex 0901: unknown terrain 'lava'");
+  // England's rules do not fit the strip: the rules are checked against the uploaded map.
+  refused("\"map\":" + json_string(danelaw::strip_map()),
+          "'towns_to_win' exceeds the map's 3 towns");
+  refused("\"map\":" + json_string(danelaw::strip_map()) + R"(,"rules":{"towns_to_win":2})",
+          "field army town 'Winchester' is not on the map");
+  refused("\"map\":" + json_string(danelaw::strip_map()) + ",\"map_name\":\"england.json\"" + rules,
+          "has the name of a file built into Sling");
+  refused("\"map_name\":\"strip.json\"", "'map_name' needs a 'map' file");
+  refused("\"map\":\"strip.json\"", "map 'strip.json' is not built into Sling");
+  EXPECT_EQ(post("/api/games", R"({"game":"pig","map":"{}"})").status, 400);
+  // England exported by `sling map danelaw --json` and uploaded is England.
+  const std::string england = danelaw::HexMap::load("england.json").export_json();
+  Reply same = post("/api/games", R"({"game":"danelaw","sides":["human","human"],"map":)" +
+                                      json_string(england) + R"(,"map_name":"england.json"})");
+  ASSERT_EQ(same.status, 200) << same.body;
+  EXPECT_EQ(record_of(same.json["id"].GetString()).rules, danelaw::DanelawGame().rules_json());
+}
+
 TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
   GameRecord record{"pig", pig::PigGame().rules_json(), 77, {}};
   {
@@ -312,15 +408,12 @@ TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
     }
   }
   const std::string records = record_line(3, record) + record_line(8, record);
-  rapidjson::StringBuffer text;
-  JsonWriter writer(text);
-  writer.String(records.c_str());
-  Reply list = post("/api/records", "{\"records\":" + std::string(text.GetString()) + "}");
+  const std::string text = json_string(records);
+  Reply list = post("/api/records", "{\"records\":" + text + "}");
   ASSERT_EQ(list.status, 200) << list.body;
   ASSERT_EQ(list.json.Size(), 2u);
   EXPECT_EQ(list.json[1]["game_id"].GetInt(), 8);
-  Reply replay_state =
-      post("/api/replays", "{\"game_id\":8,\"records\":" + std::string(text.GetString()) + "}");
+  Reply replay_state = post("/api/replays", "{\"game_id\":8,\"records\":" + text + "}");
   ASSERT_EQ(replay_state.status, 200) << replay_state.body;
   const std::string id = replay_state.json["id"].GetString();
   EXPECT_EQ(replay_state.json["ply"].GetUint64(), 0u);
@@ -328,10 +421,7 @@ TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
   EXPECT_TRUE(at_end.json["over"].GetBool());
   EXPECT_EQ(get("/api/games/" + id + "?ply=99999").status, 400);
   EXPECT_EQ(post("/api/games/" + id + "/act", R"({"action":0})").status, 409);
-  EXPECT_EQ(
-      post("/api/replays", "{\"game_id\":4,\"records\":" + std::string(text.GetString()) + "}")
-          .status,
-      400);
+  EXPECT_EQ(post("/api/replays", "{\"game_id\":4,\"records\":" + text + "}").status, 400);
 }
 
 TEST_F(WebApi, BadRequestsGetAOneLineErrorAndLeaveTheGameAlone) {

@@ -3,13 +3,15 @@
 
 Plays, by clicking as a person would: a whole duel as David against the `strong` agent (a
 destination clicked inside the shaded reach, the God prompt answered), saves it and loads it back;
-a danelaw move (an army, then a destination hex); a whole game of Pig.  Screenshots of the three boards go
+a danelaw move (an army, then a destination hex), on the built-in map and on an uploaded map file
+(saved and loaded back with that file); a whole game of Pig.  Screenshots of the three boards go
 to --out.  If the browser cannot start, the test fails with the reason: it never skips.
 
 Usage: web_browser_test.py --sling build/sling --out DIR
 """
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -63,12 +65,14 @@ class Page(PageWaits):
     def click(self, element_id):
         self.driver.find_element(By.ID, element_id).click()
 
-    def new_game(self, game, side0, side1, seed, rules_file=None):
+    def new_game(self, game, side0, side1, seed, rules_file=None, map_file=None):
         self.driver.get(self.url)
         self.wait(lambda: self.js("return window.slingReady === true"), "the page to load")
         Select(self.driver.find_element(By.ID, "game")).select_by_value(game)
         if rules_file:
             self.driver.find_element(By.ID, "rules-file").send_keys(rules_file)
+        if map_file:
+            self.driver.find_element(By.ID, "map-file").send_keys(map_file)
         Select(self.driver.find_element(By.ID, "side0")).select_by_value(side0)
         Select(self.driver.find_element(By.ID, "side1")).select_by_value(side1)
         self.driver.find_element(By.ID, "seed").send_keys(str(seed))
@@ -147,7 +151,7 @@ def play_duel(page, out):
     return state
 
 
-def save_and_reload(page, download_dir, state):
+def save_and_reload(page, download_dir, state, map_file=None):
     before = set(os.listdir(download_dir))
     page.click("save")
     path = []
@@ -161,6 +165,8 @@ def save_and_reload(page, download_dir, state):
     page.wait(downloaded, "the saved game to download")
     saved = os.path.join(download_dir, path[0])
     page.click("tab-load")
+    if map_file:
+        page.driver.find_element(By.ID, "load-map-file").send_keys(map_file)
     page.driver.find_element(By.ID, "load-file").send_keys(saved)
     page.wait(lambda: page.js("return !!window.slingState"), "the saved game to load")
     loaded = page.settle()
@@ -202,8 +208,8 @@ def watch_pig(page):
     print("watched: " + page.js("return window.slingState.result"))
 
 
-def play_danelaw_move(page, out):
-    state = page.new_game("danelaw", "human", "easy", 3)
+def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
+    state = page.new_game("danelaw", "human", "easy", 3, rules_file, map_file)
     for _ in range(200):
         state = page.settle()
         kinds = {a.get("kind") for a in state["actions"]}
@@ -227,7 +233,8 @@ def play_danelaw_move(page, out):
     costs = [a.get("cost") for a in state["actions"] if a.get("kind") == "move"]
     if None in costs:
         fail("a destination without its cost")
-    page.screenshot(out, "danelaw.png")
+    if out:
+        page.screenshot(out, "danelaw.png")
     destination = destinations[-1]
     to_hex = destination.get_attribute("data-hex")
     destination.click()
@@ -236,6 +243,37 @@ def play_danelaw_move(page, out):
     if not moved:
         fail("the army did not move (from hex %s to hex %s)" % (army_hex, to_hex))
     print("danelaw: " + moved[-1])
+    return state
+
+
+# A strip of seven land hexes between two seas (tests/danelaw_strip.h, without its river), with
+# towns only this map has, and rules that fit it.
+STRIP_RULES = '{"field_army_towns": ["Beta"], "towns_to_win": 2, "danes_at_sea": 2}\n'
+
+
+def strip_map():
+    terrain = ["plain", "hills", "hills", "plain", "forest", "plain", "wetland"]
+    hexes = [{"q": q, "r": r, "terrain": "sea" if r != 1 else terrain[q],
+              "sector": 0 if r == 1 else (1 if r == 0 else 2)}
+             for r in range(3) for q in range(7)]
+    towns = [{"name": "Alpha", "q": 0, "r": 1}, {"name": "Beta", "q": 3, "r": 1},
+             {"name": "Gamma", "q": 5, "r": 1}]
+    return json.dumps({"name": "strip", "hex_km": 22, "hexes": hexes, "towns": towns})
+
+
+def play_danelaw_on_uploaded_map(page, scratch):
+    """Uploads a map file (and rules that fit it) and moves a Danish army on it."""
+    map_file = os.path.join(scratch, "strip.json")
+    rules_file = os.path.join(scratch, "strip-rules.json")
+    with open(map_file, "w") as f:
+        f.write(strip_map())
+    with open(rules_file, "w") as f:
+        f.write(STRIP_RULES)
+    state = play_danelaw_move(page, None, rules_file, map_file)
+    if state["board"]["towns"] != 3 or "Gamma" not in state["board"]["svg"]:
+        fail("the uploaded map was not used (%d towns)" % state["board"]["towns"])
+    print("danelaw on an uploaded map: %d towns" % state["board"]["towns"])
+    save_and_reload(page, scratch, state, map_file)
 
 
 def play_pig(page, out, scratch):
@@ -301,6 +339,7 @@ def main():
         replay_save(page, saved)
         watch_pig(page)
         play_danelaw_move(page, args.out)
+        play_danelaw_on_uploaded_map(page, downloads)
         check_phone_width(page)
         play_pig(page, args.out, downloads)
         logs = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]

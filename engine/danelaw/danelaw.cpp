@@ -62,9 +62,23 @@ const std::array<double, 13>& battle_total_distribution(bool three_dice) {
 
 DanelawGame::DanelawGame() : DanelawGame(DanelawRules{}) {}
 
-DanelawGame::DanelawGame(DanelawRules rules) : rules_(std::move(rules)) {
+namespace {
+
+// The map rules.map names, once the rules are known to be valid (so that a bad rule is reported
+// before a missing map).
+std::shared_ptr<const HexMap> load_named_map(const DanelawRules& rules) {
+  rules.validate();
+  return std::make_shared<const HexMap>(HexMap::load(rules.map));
+}
+
+}  // namespace
+
+DanelawGame::DanelawGame(DanelawRules rules) : DanelawGame(rules, load_named_map(rules)) {}
+
+DanelawGame::DanelawGame(DanelawRules rules, std::shared_ptr<const HexMap> map)
+    : rules_(std::move(rules)) {
   rules_.validate();
-  auto map = std::make_shared<const HexMap>(HexMap::load(rules_.map));
+  if (!map) throw RulesError("danelaw rules: no map");
   if (!rules_.map_hash.empty() && rules_.map_hash != map->content_hash()) {
     throw RulesError("danelaw rules: map '" + rules_.map + "' has content hash " +
                      map->content_hash() + ", the rules expect " + rules_.map_hash);
@@ -110,6 +124,10 @@ DanelawGame::DanelawGame(DanelawRules rules) : rules_(std::move(rules)) {
 
 DanelawGame DanelawGame::from_rules_json(std::string_view text) {
   return DanelawGame(options_from_json<DanelawRules>(text, "danelaw rules"));
+}
+
+DanelawGame DanelawGame::from_rules_json(std::string_view text, std::shared_ptr<const HexMap> map) {
+  return DanelawGame(options_from_json<DanelawRules>(text, "danelaw rules"), std::move(map));
 }
 
 DanelawGame DanelawGame::from_files(const std::string& rules_path, const std::string& map_path) {

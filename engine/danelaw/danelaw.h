@@ -159,7 +159,12 @@ class DanelawGame {
   using State = danelaw::State;
 
   DanelawGame();
+  // The map named by rules.map (a built-in map, otherwise a file path).
   explicit DanelawGame(DanelawRules rules);
+  // A map already loaded (a map file's text given to the web server, a test's map): rules.map
+  // only names it in the rules and records, and is never opened.  As with a loaded map, a
+  // rules.map_hash that differs from the map's content hash is a RulesError.
+  DanelawGame(DanelawRules rules, std::shared_ptr<const HexMap> map);
 
   const GameInfo& info() const { return info_; }
   const DanelawRules& rules() const { return rules_; }
@@ -188,6 +193,8 @@ class DanelawGame {
   std::string rules_json() const;
   static std::uint64_t hash(const State& s) { return hash_bytes(s); }
   static DanelawGame from_rules_json(std::string_view text);
+  // Rules JSON played on a map already loaded (see the constructor above).
+  static DanelawGame from_rules_json(std::string_view text, std::shared_ptr<const HexMap> map);
   // The game of the command line: rules from a JSON file (or the defaults when empty), and the
   // map from a file when given (overriding the rules' map).
   static DanelawGame from_files(const std::string& rules_path, const std::string& map_path);

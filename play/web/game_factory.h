@@ -21,9 +21,11 @@ struct FactoryOptions {
 
 // Request fields: "game" (duel, danelaw, pig), "sides" (two of: human, a preset, an agent spec),
 // "seed" (a number or its decimal text; default a fresh one), "rules" (the text of a rules file),
-// "map" (danelaw: a built-in map's name), "delay_ms" (a pause before each agent decision);
-// or "record" (a save's text) or "records" with "game_id" (a tournament's records.jsonl) instead
-// of game, rules, map and seed.
+// "map" (danelaw: a built-in map's name, or the text of a map file, with "map_name" the file's
+// name, which the rules and so the saves record as the map), "delay_ms" (a pause before each agent
+// decision); or "record" (a save's text) or "records" with "game_id" (a tournament's
+// records.jsonl) instead of game, rules and seed, with "map" the text of the map file the game was
+// played on when its rules name a map that is not built in (the rules' content hash must match).
 std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
                                       const FactoryOptions& options);
 

@@ -103,7 +103,7 @@ function fillSides() {
                        ? previous : (side === 0 ? 'human' : 'normal');
     $('side' + side + '-spec').hidden = select.value !== 'spec';
   }
-  $('map-label').hidden = $('game').value !== 'danelaw';
+  $('map-label').hidden = $('map-file-label').hidden = $('game').value !== 'danelaw';
 }
 
 function chosenSides() {
@@ -124,6 +124,14 @@ function readFile(input) {
   });
 }
 
+// A danelaw map file chosen in `input`, as request fields: its text (the server never reads a
+// path) and its name, which the game's rules and saves record as the map, as the terminal records
+// the file of `--map FILE`.  Empty when no file is chosen.
+async function mapFields(input) {
+  const text = await readFile(input);
+  return text === null ? {} : { map: text, map_name: input.files[0].name };
+}
+
 async function startGame(watch) {
   const request = { game: $('game').value, sides: chosenSides() };
   if (watch) {
@@ -134,7 +142,10 @@ async function startGame(watch) {
   if (seed) request.seed = seed;
   const rules = await readFile($('rules-file'));
   if (rules) request.rules = rules;
-  if (request.game === 'danelaw' && $('map').value) request.map = $('map').value;
+  if (request.game === 'danelaw') {
+    Object.assign(request, await mapFields($('map-file')));
+    if (!request.map && $('map').value) request.map = $('map').value;
+  }
   openGame(await api('POST', '/api/games', request));
 }
 
@@ -161,7 +172,8 @@ async function loadSave() {
   const text = await readFile($('load-file'));
   $('load-file').value = '';
   if (text === null) return;
-  openGame(await api('POST', '/api/games', { record: text, sides: chosenSides() }));
+  openGame(await api('POST', '/api/games', Object.assign({ record: text, sides: chosenSides() },
+                                                         await mapFields($('load-map-file')))));
 }
 
 let replayRecords = null;
@@ -183,12 +195,14 @@ async function loadReplay() {
     $('replay-pick-label').hidden = false;
     return;
   }
-  openGame(await api('POST', '/api/replays', { record: text }));
+  openGame(await api('POST', '/api/replays',
+                     Object.assign({ record: text }, await mapFields($('replay-map-file')))));
 }
 
 async function openReplayPick() {
   openGame(await api('POST', '/api/replays',
-                     { records: replayRecords, game_id: Number($('replay-pick').value) }));
+                     Object.assign({ records: replayRecords, game_id: Number($('replay-pick').value) },
+                                   await mapFields($('replay-map-file')))));
 }
 
 async function replayTo(ply) {
