@@ -32,7 +32,9 @@ std::vector<AgentInfo> agent_catalogue(const G& game) {
   std::vector<AgentInfo> out;
   out.push_back({"random", "a uniformly random legal action", {}});
   if constexpr (HasHeuristicPolicy<G>) {
-    out.push_back({"heuristic", "the game's rule-based policy", {}});
+    OptionReader r(empty);
+    read_heuristic_options(r);
+    out.push_back({"heuristic", "the game's rule-based policy", r.declared()});
   }
   {
     OptionReader r(empty);
@@ -67,8 +69,10 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
   }
   if constexpr (HasHeuristicPolicy<G>) {
     if (spec.name == "heuristic") {
-      OptionReader(spec).finish();
-      return std::make_unique<HeuristicAgent<G>>(game);
+      OptionReader r(spec);
+      const double blunder = read_heuristic_options(r);
+      r.finish();
+      return std::make_unique<HeuristicAgent<G>>(game, blunder);
     }
   }
   if (spec.name == "mcts") {

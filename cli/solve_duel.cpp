@@ -24,6 +24,7 @@ struct SolveDuelCommand {
   int improvements = duel::kRouteImprovements;
   bool skip_termination = false;
   bool uniform_upper_start = false;
+  bool no_plateau_flattening = false;
   std::string start;       // an earlier solution (or checkpoint) of the same game to start from
   std::string checkpoint;  // where to save the values of the unfinished solve, now and then
   double checkpoint_minutes = 10;
@@ -63,6 +64,7 @@ void run(const SolveDuelCommand& c) {
   options.policy_improvements = c.improvements;
   options.nontermination = !c.skip_termination;
   options.shaped_upper_start = !c.uniform_upper_start;
+  options.flatten_plateaus = !c.no_plateau_flattening;
   options.max_sweeps = c.max_sweeps;
   options.bracket_tolerance = c.bracket_tolerance;
   std::vector<double> start_values;
@@ -194,6 +196,9 @@ void configure_solve_duel(CLI::App& sub) {
   sub.add_flag("--uniform-upper-start", command->uniform_upper_start,
                "Start the upper pass from the solved values plus a uniform margin, not from the "
                "undiscounted value of the greedy policies (docs/solver.md)");
+  sub.add_flag("--no-plateau-flattening", command->no_plateau_flattening,
+               "Do not raise stand-off plateaus to their top in the upper pass (docs/solver.md; "
+               "such plateaus then keep the bracket from certifying)");
   sub.add_option("--checkpoint", command->checkpoint,
                  "Save the values of the unfinished solve to this file now and then; a run "
                  "stopped early continues from it with --start");

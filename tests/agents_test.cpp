@@ -122,6 +122,39 @@ TEST(AgentCatalogue, EveryDuelAgentPlaysLegally) {
                      "mcts:iterations=50,rollout=heuristic", "mcts:iterations=50,leaf=evaluate"});
 }
 
+// `heuristic:blunder=P`, the easy presets' weakening: P = 0 plays the plain heuristic's games
+// move for move, and at P = 1/2 about half the decisions are replaced by a uniform random one.
+TEST(HeuristicBlunder, ZeroIsThePlainHeuristicAndOtherwiseBlundersAtItsRate) {
+  const duel::DuelGame duel_game;
+  for (std::uint64_t seed : {3, 8, 21}) {
+    auto plain = make_agent(duel_game, "heuristic");
+    auto zero = make_agent(duel_game, "heuristic:blunder=0");
+    auto goliath_a = make_agent(duel_game, "heuristic");
+    auto goliath_b = make_agent(duel_game, "heuristic");
+    EXPECT_EQ(play_game(duel_game, *plain, *goliath_a, seed).record.history,
+              play_game(duel_game, *zero, *goliath_b, seed).record.history)
+        << seed;
+  }
+  EXPECT_EQ(make_agent(duel_game, "heuristic:blunder=0")->spec(), "heuristic");
+  EXPECT_EQ(make_agent(duel_game, "heuristic:blunder=0.25")->spec(), "heuristic:blunder=0.25");
+  EXPECT_THROW(make_agent(duel_game, "heuristic:blunder=1.5"), OptionError);
+
+  // Pig's opening decision: the heuristic rolls; a blunder is a uniform choice of roll or hold,
+  // so at P = 1/2 a quarter of the decisions hold.  n = 4,000: one standard error is 0.0068,
+  // and the tolerance is five of them.
+  const PigGame pig;
+  const auto state = pig.initial_state();
+  auto heuristic = make_agent(pig, "heuristic");
+  heuristic->new_game(5);
+  const Action usual = heuristic->act(state);
+  auto blunders = make_agent(pig, "heuristic:blunder=0.5");
+  blunders->new_game(5);
+  constexpr int kDecisions = 4000;
+  int different = 0;
+  for (int i = 0; i < kDecisions; ++i) different += !(blunders->act(state) == usual);
+  EXPECT_NEAR(static_cast<double>(different) / kDecisions, 0.25, 5 * 0.0068);
+}
+
 TEST(Agents, SearchAgentsReportTheirAnalysis) {
   const PigGame game;
   auto mcts = make_agent(game, "mcts:iterations=500");

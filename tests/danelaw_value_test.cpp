@@ -317,7 +317,7 @@ TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
 // experiments/tests/danelaw_strength_test.cpp measures these exact specs.
 TEST(DanelawPresets, MatchTheStrengthStudy) {
   const DanelawGame game;
-  EXPECT_EQ(play::resolve_preset(game, "easy"), "heuristic");
+  EXPECT_EQ(play::resolve_preset(game, "easy"), "heuristic:blunder=0.1");
   EXPECT_EQ(play::resolve_preset(game, "normal"),
             "planner:plans=8,samples=2,battle=0,english_plans=1");
   EXPECT_EQ(play::resolve_preset(game, "strong"),

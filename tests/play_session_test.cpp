@@ -563,7 +563,7 @@ TEST(PlayHints, PlayoutAnalysisIsAnHonestSampleMean) {
 TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
   const duel::DuelGame duel_game;
   const pig::PigGame pig_game;
-  EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic");
+  EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic:blunder=0.25");
   EXPECT_EQ(resolve_preset(duel_game, "normal"), "lookahead:value_pitch=5");
   EXPECT_EQ(resolve_preset(duel_game, "strong"), "lookahead");
   EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second

@@ -102,8 +102,9 @@ TEST(PlayBinary, PlaysSavesAndReplaysThroughStandardInput) {
   const auto [status, output] = run_sling("play duel --david human --goliath easy --seed 4",
                                           "1\n1\n1\nsave " + save + "\nquit\n");
   EXPECT_EQ(status, 0) << output;
-  EXPECT_NE(output.find("Duel: David (human)  against  Goliath (easy)\n  easy = heuristic"),
-            std::string::npos)
+  EXPECT_NE(
+      output.find("Duel: David (human)  against  Goliath (easy)\n  easy = heuristic:blunder=0.25"),
+      std::string::npos)
       << output;
   EXPECT_NE(output.find("Saved "), std::string::npos) << output;
   EXPECT_EQ(output.find("\x1b["), std::string::npos);  // not a terminal: plain text

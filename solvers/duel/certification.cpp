@@ -71,6 +71,7 @@ bool certify_upper(const SolveContext& context, const std::vector<double>& x,
   y.assign(lattice.index.size(), 1.0);
   PassOptions upper{"upper", PassKind::kUpper, options.tolerance, options.max_sweeps, 1.0, false};
   upper.tightening_sweeps = options.upper_tightening_sweeps;
+  upper.flatten_plateaus = options.flatten_plateaus;
   bool certified = true;
   for (int layer : context.layers) {
     // The layer's start: x, plus the margin, plus the slack where the solve was still moving,

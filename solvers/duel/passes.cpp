@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "solvers/duel/extrapolation.h"
+#include "solvers/duel/plateau.h"
 #include "solvers/duel/sweep.h"
 
 namespace sling::duel::detail {
@@ -33,6 +34,13 @@ constexpr int kSmoothingSweeps = 3;
 constexpr double kFirstStepFactor = 0.5, kMaxStepFactor = 0.8, kMinStepFactor = 1.0 / 64;
 constexpr double kStepGrowth = 2, kStepShrink = 4;
 constexpr int kPutBackRounds = 4;
+
+// Plateaus (upper passes, plateau.h): from kFlattenAfter sweeps on, every kFlattenEvery sweeps, a
+// layer whose every raise is at most kPlateauRise (a stand-off's slow spreading, not a start
+// that is too low) has its rising states raised to the top of their plateau, each by at most
+// kPlateauStep.
+constexpr int kFlattenAfter = 20, kFlattenEvery = 10;
+constexpr double kPlateauRise = 1e-9, kPlateauStep = 1e-9;
 
 // In the solve pass David chooses his destinations afresh every kFullSweepEvery sweeps and
 // replays the recorded ones in between.
@@ -84,8 +92,9 @@ bool run_pass(const LatticeTables& lattice, const double* guide, double* eval,
     std::vector<std::uint8_t> marks(po.accelerate ? DuelIndex::kSlots * npairs : 0);
     std::vector<double> coefficients;
     double step_factor = kFirstStepFactor;
-    int smoothing_left = -1;  // sweeps until an extrapolation is checked; -1: none pending
-    bool tightening = false;  // upper pass: certified, now lowering the bound
+    int smoothing_left = -1;           // sweeps until an extrapolation is checked; -1: none pending
+    bool tightening = false;           // upper pass: certified, now lowering the bound
+    std::vector<double> before_sweep;  // upper pass: the layer before a sweep that may flatten
     PassReport report;
     report.layer = layer_name(layer);
     report.pass = po.name;
@@ -111,6 +120,13 @@ bool run_pass(const LatticeTables& lattice, const double* guide, double* eval,
       const Clamp clamp = po.kind == PassKind::kSolve && smoothing_left < 0 ? Clamp::kNoLower
                           : tightening                                      ? Clamp::kNoRaise
                                                                             : Clamp::kNone;
+      const bool may_flatten = po.kind == PassKind::kUpper && po.flatten_plateaus && !tightening &&
+                               report.sweeps + 1 >= kFlattenAfter &&
+                               (report.sweeps + 1) % kFlattenEvery == 0;
+      if (may_flatten) {
+        before_sweep.assign(eval + lattice.index.at(layer, 0, 0),
+                            eval + lattice.index.at(layer + 1, 0, 0));
+      }
       const SweepResult r =
           sweep(lattice, ev, eval, eval_t.data(), rre ? rre->next_change() : nullptr, layer,
                 po.continuation, clamp, false, smoothing_left > 0 ? backup.values.data() : nullptr,
@@ -144,6 +160,12 @@ bool run_pass(const LatticeTables& lattice, const double* guide, double* eval,
         if (po.tightening_sweeps == 0 || r.max_decrease <= kRoundingAllowance) break;
         tightening = true;
         continue;
+      }
+      if (may_flatten && r.max_increase <= kPlateauRise) {
+        const std::size_t raised =
+            flatten_plateaus(lattice, eval, eval_t.data(), layer, before_sweep, kPlateauStep);
+        if (raised > 0) ++report.extrapolations;
+        report.put_back += raised;
       }
       // A certification that is only rounding away from done (every raise tiny) may run on.
       if (po.kind != PassKind::kSolve && report.sweeps >= kCertificationSweeps &&

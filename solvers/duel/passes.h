@@ -35,6 +35,7 @@ struct PassOptions {
   bool accelerate = false;       // extrapolate (solve passes; see kExtrapolationDepth)
   float* last_change = nullptr;  // when given, receives |change| of every state's last update
   int tightening_sweeps = 0;     // upper passes: sweeps allowed after certifying, to tighten
+  bool flatten_plateaus = true;  // upper passes: raise stand-off plateaus to their top (plateau.h)
 };
 
 // Runs one pass over every layer in order; per-layer reports go to the summary.  `before_layer`

@@ -38,6 +38,9 @@ struct SolverOptions {
   // on the solved values where it lies above them (docs/solver.md), instead of from the solved
   // values alone.
   bool shaped_upper_start = true;
+  // The upper pass raises the states of a stand-off plateau, where the discounted solution slopes
+  // and the exact value is flat, to the plateau's top (solvers/duel/plateau.h, docs/solver.md).
+  bool flatten_plateaus = true;
   // After each layer's solve, strategy improvement: at most this many times per layer, the
   // layer's values become those of David's policy greedy on them against Goliath's best response
   // (0: off).  From a loosely converged solve it reaches the value in a few steps (see

@@ -12,10 +12,11 @@ struct PassReport {
   std::string layer;
   std::string pass;  // "solve", "improve", "lower", "upper", "termination", "termination-lower"
   int sweeps = 0;    // best-response and termination passes: products, one sweep each
-  int extrapolations = 0;      // solve passes: extrapolation jumps kept
+  int extrapolations = 0;      // solve passes: extrapolation jumps kept; upper: flattenings
   int check_sweeps = 0;        // sweeps spent checking the jumps (x <= T x at every state)
   std::uint64_t rejected = 0;  // jumps that failed the check and were undone
-  std::uint64_t put_back = 0;  // states put back to their value before a kept jump
+  std::uint64_t put_back = 0;  // states put back to their value before a kept jump; upper passes:
+                               // states raised to the top of their plateau (plateau.h)
   int tightening_sweeps = 0;   // upper passes: sweeps after certifying that lowered the bound
   int rounds = 0;              // best-response passes: policy-iteration rounds
   double seconds = 0;
