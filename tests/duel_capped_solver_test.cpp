@@ -13,8 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "agents/duel_solver_agent.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "experiments/play_game.h"
 #include "solvers/duel/capped_solve.h"
 #include "solvers/duel/solver.h"
 #include "tests/run_sling.h"
@@ -345,6 +347,61 @@ TEST(DuelCappedSolver, TheSolveCommandTakesTheCapAndRefusesTheUncappedOptions) {
   const auto stray = run_sling("solve duel --pitch 5 --objective win --out " + out);
   EXPECT_EQ(stray.status, 2) << stray.output;
   EXPECT_EQ(testing_support::count_lines(stray.output), 1) << stray.output;
+}
+
+TEST(DuelCappedSolver, TheSolverAgentPlaysCappedRulesAndItsGamesAgreeWithTheSolvedOutcome) {
+  const DuelRules rules = small_rules(4, 10);
+  const CappedDuelSolution solution = solve(rules, CappedObjective::kScore, 2, 4);
+  const DuelGame& game = solution.game();
+  const std::string file = temp_path("agent.csol");
+  solution.save(file);
+  const AgentSpec spec = parse_agent_spec("solver:file=" + file);
+  auto david = make_duel_solver_agent(game, spec);
+  auto goliath = make_duel_solver_agent(game, spec);
+  ASSERT_NE(dynamic_cast<DuelCappedSolverAgent*>(david.get()), nullptr);
+  // 1000 games: each result's frequency within 4 standard errors of the solved probability.
+  const int games = 1000;
+  int wins = 0, draws = 0;
+  for (int i = 0; i < games; ++i) {
+    const GameResult r = play_game(game, *david, *goliath, 7000 + static_cast<std::uint64_t>(i));
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    wins += r.winner == kDavid;
+    draws += r.winner == -1;
+    if (r.winner == -1) {
+      ASSERT_EQ(r.end_reason, "turn cap");
+    }
+  }
+  const CappedOutcome& o = solution.summary().start;
+  auto within = [&](double frequency, double p) {
+    EXPECT_NEAR(frequency, p, 4 * std::sqrt(p * (1 - p) / games) + 1e-9);
+  };
+  within(static_cast<double>(wins) / games, o.david_wins);
+  within(static_cast<double>(draws) / games, o.draw);
+  EXPECT_GT(o.draw, 0.05);
+  EXPECT_GT(o.david_wins, 0.05);
+
+  // A capped file under uncapped rules and an uncapped one under capped rules: one-line errors.
+  DuelRules uncapped = rules;
+  uncapped.turn_cap = 0;
+  const DuelGame uncapped_game(uncapped);
+  const std::string wrong =
+      error_message<SlingError>([&] { make_duel_solver_agent(uncapped_game, spec); });
+  EXPECT_FALSE(wrong.empty());
+  EXPECT_EQ(wrong.find('\n'), std::string::npos) << wrong;
+  solve_duel(uncapped_game).save(temp_path("uncapped_agent.sol"));
+  const std::string foreign = error_message<SlingError>([&] {
+    make_duel_solver_agent(game,
+                           parse_agent_spec("solver:file=" + temp_path("uncapped_agent.sol")));
+  });
+  EXPECT_NE(foreign.find("without a turn cap"), std::string::npos) << foreign;
+
+  // `sling match` with capped rules.
+  const std::string rules_file = temp_path("capped_rules.json");
+  write_file_atomic(rules_file, game.rules_json());
+  const auto match = testing_support::run_sling("match duel --rules " + rules_file +
+                                                " --david solver:file=" + file +
+                                                " --goliath solver:file=" + file + " --games 20");
+  EXPECT_EQ(match.status, 0) << match.output;
 }
 
 }  // namespace

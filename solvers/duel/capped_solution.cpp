@@ -32,6 +32,12 @@ CappedDuelSolution::CappedDuelSolution(const CappedDuelSolution& other)
       summary_(other.summary_),
       keyframes_(other.keyframes_) {}
 
+CappedDuelSolution::CappedDuelSolution(CappedDuelSolution&& other) noexcept
+    : game_(std::move(other.game_)),
+      index_(other.index_),
+      summary_(std::move(other.summary_)),
+      keyframes_(std::move(other.keyframes_)) {}
+
 namespace {
 
 // The layers the rules use (the God layers only when God is enabled).

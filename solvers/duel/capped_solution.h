@@ -62,7 +62,8 @@ class CappedDuelSolution {
 
   CappedDuelSolution(const DuelGame& game, CappedSummary summary,
                      std::vector<CappedKeyframe> keyframes);
-  CappedDuelSolution(const CappedDuelSolution& other);
+  CappedDuelSolution(const CappedDuelSolution& other);  // (the recomputed turns are not copied)
+  CappedDuelSolution(CappedDuelSolution&& other) noexcept;
 
   const DuelGame& game() const { return game_; }
   const DuelIndex& index() const { return index_; }
