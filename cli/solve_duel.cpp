@@ -9,6 +9,7 @@
 
 #include "cli/common_options.h"
 #include "cli/game_options.h"
+#include "cli/solve_duel_capped.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "solvers/duel/solver.h"
@@ -33,6 +34,8 @@ struct SolveDuelCommand {
   bool quiet = false;
   int max_sweeps = duel::SolverOptions{}.max_sweeps;
   double bracket_tolerance = duel::SolverOptions{}.bracket_tolerance;
+  int turn_cap = 0;  // 0: the rules' cap; a cap takes the capped route
+  SolveCappedCommand capped;
 };
 
 std::string number(double v) {
@@ -52,12 +55,27 @@ void run(const SolveDuelCommand& c) {
     try {
       duel::DuelRules rules = duel::rules_from_json(rules_text(c.options));
       if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+      if (c.turn_cap != 0) rules.turn_cap = c.turn_cap;
       return duel::DuelGame(rules);
     } catch (const RulesError& e) {
       if (c.options.rules_file.empty()) throw;
       throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
     }
   }();
+  if (game.rules().turn_cap > 0) {
+    SolveCappedCommand capped = c.capped;
+    capped.threads = c.threads;
+    capped.out = c.out;
+    capped.json = c.json;
+    capped.quiet = c.quiet;
+    run_solve_capped(capped, game);
+    return;
+  }
+  if (c.capped.keyframe_every_given || c.capped.objective_given) {
+    throw OptionError(
+        "--objective and --keyframe-every belong to the capped solve: give --turn-cap N (or "
+        "rules with a turn_cap)");
+  }
   duel::SolverOptions options;
   options.threads = c.threads;
   options.tolerance = c.tolerance;
@@ -219,10 +237,33 @@ void configure_solve_duel(CLI::App& sub) {
                  "status 4")
       ->check(CLI::Range(1e-15, 1.0))
       ->capture_default_str();
+  sub.add_option("--turn-cap", command->turn_cap,
+                 "Solve the duel capped at N turns (each side's turn counts one; a draw at the "
+                 "cap) by backward induction; overrides the rules' turn_cap")
+      ->check(CLI::Range(1, 65535));
+  sub.add_option("--objective", command->capped.objective,
+                 "Capped solve: what David maximises, score (a win 1, a draw 1/2) or win (his "
+                 "win probability)")
+      ->check(CLI::IsMember({"score", "win"}))
+      ->capture_default_str();
+  sub.add_option("--keyframe-every", command->capped.keyframe_every,
+                 "Capped solve: keep the values of every K turns left in the file (float32); "
+                 "play recomputes the turns between")
+      ->check(CLI::Range(1, 65535))
+      ->capture_default_str();
   set_examples(sub, {"sling solve duel --pitch 3 --out duel3.sol  (~5 s on 2 cores)",
+                     "sling solve duel --turn-cap 40 --pitch 3 --out capped.sol",
                      "sling solve duel --out duel.sol --checkpoint duel.ckpt  (~95 min)"});
-  sub.callback([command] {
+  sub.callback([command, &sub] {
     command->threads = resolve_threads(command->threads);
+    command->capped.objective_given = sub.count("--objective") > 0;
+    command->capped.keyframe_every_given = sub.count("--keyframe-every") > 0;
+    command->capped.uncapped_options.clear();
+    for (const char* name :
+         {"--tolerance", "--improvements", "--start", "--skip-termination", "--uniform-upper-start",
+          "--checkpoint", "--checkpoint-minutes", "--max-sweeps", "--bracket-tolerance"}) {
+      if (sub.count(name) > 0) command->capped.uncapped_options.emplace_back(name);
+    }
     run(*command);
   });
 }

@@ -62,16 +62,25 @@ void TurnEvaluator<M>::discs(std::size_t pair, const std::array<std::uint8_t, N>
   const double* free_guide_source = transposed ? free_guide_t_ : free_guide_;
   // David's own move in the layer of the packed copy: its streams must be the four David
   // slots in order (david_move_discs), whose leaves the copy holds.
+  // In the both-fixed mode each stream's guide and value lie side by side in the packed copy
+  // (and in the transposed one when set_transposed says so), so a destination is still one
+  // cache line.
   bool packed = false;
-  if constexpr (M == Mode::kOptimal && kMover == kDavid && N == kPackedStreams) {
+  if constexpr ((M == Mode::kOptimal || M == Mode::kBothFixed) && kMover == kDavid &&
+                N == kPackedStreams) {
     packed = packed_ != nullptr && leaf_goliath && layer == packed_layer_;
     for (std::size_t k = 0; k < N && packed; ++k)
       packed = flags[k] == (layer_flags(layer) | slot_flags(static_cast<int>(k)));
   }
-  if (packed) source = packed_;
-  const std::size_t stride = packed             ? kPackedStreams
+  constexpr std::size_t kPackedWidth = M == Mode::kBothFixed ? 2 : 1;
+  if (packed) {
+    guide_source = packed_;
+    source = packed_ + (kPackedWidth - 1);
+  }
+  const std::size_t transposed_width = transposed ? transposed_width_ : 1;
+  const std::size_t stride = packed             ? kPackedStreams * kPackedWidth
                              : kMover == kDavid ? 1
-                             : transposed       ? LatticeTables::kTransposedSlots
+                             : transposed       ? LatticeTables::kTransposedSlots * transposed_width
                                                 : static_cast<std::size_t>(np_david);
   std::array<std::size_t, N> offset;
   std::array<std::uint16_t*, N> record{};
@@ -81,11 +90,13 @@ void TurnEvaluator<M>::discs(std::size_t pair, const std::array<std::uint8_t, N>
                                   : DuelIndex::david_slot(f & kStone, f & kDazed);
     const std::size_t base = lattice_.index.at(layer, slot, 0);
     if (packed) {
-      offset[k] = goliath * static_cast<std::size_t>(np_david) * kPackedStreams + k;
+      offset[k] =
+          (goliath * static_cast<std::size_t>(np_david) * kPackedStreams + k) * kPackedWidth;
     } else if (kMover == kDavid) {
       offset[k] = base + goliath * static_cast<std::size_t>(np_david);
     } else if (transposed) {
-      offset[k] = lattice_.transposed(slot, david);  // (slot, David's point, Goliath's point 0)
+      // (slot, David's point, Goliath's point 0)
+      offset[k] = lattice_.transposed(slot, david) * transposed_width;
     } else {
       offset[k] = base + david;
     }

@@ -36,8 +36,8 @@ void check_solvable(const DuelGame& game) {
   const DuelRules& r = game.rules();
   if (r.turn_cap != 0) {
     throw RulesError(
-        "the exact duel solver needs turn_cap 0 (a turn cap makes the turn count part of the "
-        "state; solve the game without a cap)");
+        "this solver needs turn_cap 0 (a turn cap makes the turn count part of the state; a "
+        "capped duel is solved by backward induction, solve_capped_duel)");
   }
   if (r.david_move < 5) {
     throw RulesError(

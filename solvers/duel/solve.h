@@ -9,8 +9,8 @@
 
 namespace sling::duel {
 
-// Throws RulesError for rules the solver does not support (a turn cap, or a David movement that
-// can be negative).
+// Throws RulesError for rules the solver does not support (a turn cap, which capped_solve.h
+// solves, or a David movement that can be negative).
 void check_solvable(const DuelGame& game);
 
 // Solves the duel and certifies the bracket.

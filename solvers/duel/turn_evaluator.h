@@ -56,17 +56,21 @@ class TurnEvaluator {
 
   // David's values of the layer being swept, transposed (Goliath's point varying fastest), so a
   // Goliath move reads its disc of leaves along rows instead of one cache line per destination.
+  // `width` 2 (the both-fixed mode): guide and value of a state side by side, eval_t being
+  // guide_t + 1, so a Goliath move reads one cache line per destination, not two.
   void set_transposed(const double* guide_t, const double* eval_t, int layer,
-                      const double* free_guide_t = nullptr) {
+                      const double* free_guide_t = nullptr, std::size_t width = 1) {
     guide_t_ = guide_t;
     free_guide_t_ = free_guide_t;
     eval_t_ = eval_t;
     transposed_layer_ = layer;
+    transposed_width_ = width;
   }
 
   // Goliath's values that David's own moves lead to (the leaves of david_move_discs), copied for
   // `layer` with the four streams of a pair side by side, so a destination is one cache line,
-  // not four.  The copy is a cache of `eval`: refresh_packed_leaves() renews it, and the sweep
+  // not four (in the both-fixed mode, guide and value side by side: 8 doubles a pair).  The
+  // copy is a cache of `eval`: refresh_packed_leaves() renews it, and the sweep
   // calls it before David's group, whose discs read it (Goliath's values do not change there).
   void set_packed_leaves(double* packed, int layer) {
     packed_ = packed;
@@ -74,7 +78,7 @@ class TurnEvaluator {
   }
   static constexpr std::size_t kPackedStreams = 4;
   void refresh_packed_leaves() const {
-    if constexpr (M == Mode::kOptimal) {
+    if constexpr (M == Mode::kOptimal || M == Mode::kBothFixed) {
       if (packed_ == nullptr) return;
       const std::uint8_t lf = layer_flags(packed_layer_);
       std::array<std::size_t, kPackedStreams> base;
@@ -86,11 +90,40 @@ class TurnEvaluator {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, lattice_.index.pairs(), 4096),
                         [&](const tbb::blocked_range<std::size_t>& range) {
                           for (std::size_t p = range.begin(); p != range.end(); ++p) {
-                            for (std::size_t k = 0; k < kPackedStreams; ++k)
-                              packed_[p * kPackedStreams + k] = eval_[base[k] + p];
+                            for (std::size_t k = 0; k < kPackedStreams; ++k) {
+                              if constexpr (M == Mode::kBothFixed) {
+                                packed_[2 * (p * kPackedStreams + k)] = guide_[base[k] + p];
+                                packed_[2 * (p * kPackedStreams + k) + 1] = eval_[base[k] + p];
+                              } else {
+                                packed_[p * kPackedStreams + k] = eval_[base[k] + p];
+                              }
+                            }
                           }
                         });
     }
+  }
+
+  // The values a stone that dazes Goliath leads to: he loses his next turn, so David declares
+  // again two turns later.  Without a turn cap that is the same state as any other David
+  // declaration (null: read `eval`); the capped solve (capped_turn.h) reads them from the values
+  // two turns back.  Only David's slot without a stone is read (the stone was just thrown).
+  void set_lost_turn(const double* guide, const double* eval) {
+    lost_turn_guide_ = guide;
+    lost_turn_eval_ = eval;
+  }
+  T vd_after_lost_turn(std::size_t pair, std::uint8_t f) const {
+    if constexpr (M == Mode::kOptimal || M == Mode::kBothFixed) {
+      if (lost_turn_eval_ != nullptr) {
+        const std::size_t i =
+            lattice_.index.at(layer_of(f), DuelIndex::david_slot(f & kStone, f & kDazed), pair);
+        if constexpr (M == Mode::kOptimal) {
+          return lost_turn_eval_[i];
+        } else {
+          return T{lost_turn_guide_[i], lost_turn_eval_[i]};
+        }
+      }
+    }
+    return vd(pair, f);
   }
 
   // No-God movement values of the current God layer (see fill_cache), or null.
@@ -266,6 +299,8 @@ class TurnEvaluator {
   const double* guide_;
   const double* free_guide_ = nullptr;  // one-side-fixed modes: the free side's guide
   const double* eval_;
+  const double* lost_turn_guide_ = nullptr;
+  const double* lost_turn_eval_ = nullptr;
   T win_, lose_;
   const T* cache_ = nullptr;
   int cache_layer_ = -1;
@@ -276,6 +311,7 @@ class TurnEvaluator {
   const double* free_guide_t_ = nullptr;
   const double* eval_t_ = nullptr;
   int transposed_layer_ = -1;
+  std::size_t transposed_width_ = 1;
   std::uint64_t* tape_ = nullptr;
   std::size_t form_layer_begin_ = 0, form_layer_end_ = 0;
   const std::uint32_t* canonical_position_ = nullptr;

@@ -133,12 +133,12 @@ class Turn {
     // A stone-dazed Goliath loses his next turn: David declares again at once.
     const std::uint8_t n = static_cast<std::uint8_t>(used & ~kGod);
     const T miss_n = ev_.vg(pair, n);
-    const T daze_n = plain_die(p_daze, ev_.vd(pair, n | kDazed), miss_n);
+    const T daze_n = plain_die(p_daze, ev_.vd_after_lost_turn(pair, n | kDazed), miss_n);
     const T damage_n = plain_die(p_damage, daze_n, miss_n);
     const T hit_n = plain_die(p_hit, damage_n, miss_n);
     if (!(f & kGod)) return hit_n;
     const T miss = ev_.vg(pair, used);
-    const T daze = god_die(p_daze, ev_.vd(pair, used | kDazed), miss, daze_n);
+    const T daze = god_die(p_daze, ev_.vd_after_lost_turn(pair, used | kDazed), miss, daze_n);
     const T damage = god_die(p_damage, daze, miss, damage_n);
     return god_die(p_hit, damage, miss, hit_n);
   }
