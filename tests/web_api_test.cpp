@@ -280,6 +280,8 @@ TEST_F(WebApi, SaveAndLoadRoundTrip) {
     ASSERT_TRUE(saved && saved->status == 200);
     const GameRecord record = record_from_text(saved->body);
     EXPECT_EQ(record.game, game);
+    // The save names the players, as a terminal save does.
+    EXPECT_EQ(record.agents, (std::vector<std::string>{"easy", "easy"}));
     // Loading it as a replay shows the same plies; loading it to play continues it.
     Reply replayed = post("/api/replays", "{\"record\":" + saved->body + "}");
     ASSERT_EQ(replayed.status, 200) << replayed.body;
@@ -296,6 +298,7 @@ TEST_F(WebApi, SaveAndLoadRoundTrip) {
     EXPECT_TRUE(std::equal(record.history.begin(), record.history.end(), reloaded.history.begin()));
     EXPECT_EQ(reloaded.seed, record.seed);
     EXPECT_EQ(reloaded.rules, record.rules);
+    EXPECT_EQ(reloaded.agents, (std::vector<std::string>{"human", "human"}));
   }
 }
 

@@ -333,6 +333,10 @@ def main():
     try:
         driver = start_browser(downloads)
         page = Page(driver, url)
+        # The new-game form first: its selects list long agent specs.
+        driver.get(url)
+        page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
+        check_phone_width(page)
         state = play_duel(page, args.out)
         check_phone_width(page)
         saved = save_and_reload(page, downloads, state)

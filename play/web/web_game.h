@@ -238,8 +238,11 @@ class WebGame final : public WebSession {
 
   std::string record_json() override {
     std::lock_guard lock(mutex_);
-    return record_to_json(
-        GameRecord{std::string(game_.info().name), game_.rules_json(), seed_, history_});
+    GameRecord record{std::string(game_.info().name), game_.rules_json(), seed_, history_};
+    // Who plays each side, as a terminal save records it, so that `sling play --load` brings
+    // back the same opponent.
+    if (!config_.replay) record.agents = {config_.sides[0], config_.sides[1]};
+    return record_to_json(record);
   }
 
   bool ai_due() override {
