@@ -264,7 +264,13 @@ std::string GameView<DuelGame>::board(const Game& game, const State& s, const St
   if (s.has(duel::kBeheadPending))
     out << ", " << style.paint("David is beheading him", Colour::kYellow);
   out << "\n";
-  out << "Turn " << s.turn << ": ";
+  out << "Turn " << s.turn;
+  // Under a time limit the turns left decide how to play (a draw is worth half to both sides).
+  if (game.rules().turn_cap > 0) {
+    out << " of " << game.rules().turn_cap << " (" << game.rules().turn_cap - s.turn + 1
+        << " left)";
+  }
+  out << ": ";
   switch (s.phase) {
     case Phase::kRoll:
       out << "rolling: " << roll_title(game, s, s.roll);

@@ -354,5 +354,24 @@ TEST(Presets, AcceptedWhereverAnAgentSpecIs) {
   EXPECT_GT(result.plies, 0);
 }
 
+// Under a turn cap the presets still play: the value lattices are solved without the cap (the
+// game itself scores the draw when the cap is reached), so their analysis is an estimate, never
+// called exact, even on the solution's own lattice.
+TEST(Presets, PlayCappedRulesValuedAsIfUncapped) {
+  TempCache cache;
+  duel::DuelRules rules = small_rules(4);
+  rules.turn_cap = 12;
+  const duel::DuelGame game(rules);
+  for (const char* spec : {"normal", "strong", "lookahead:value_pitch=4"}) {
+    auto david = make_agent(game, spec);
+    auto goliath = make_agent(game, "easy");
+    const GameResult result = play_game(game, *david, *goliath, 5);
+    EXPECT_TRUE(result.error.empty()) << spec << ": " << result.error;
+    EXPECT_LE(result.plies, 400) << spec;  // 12 turns at most
+    EXPECT_FALSE(david->last_analysis().exact) << spec;
+    EXPECT_FALSE(david->last_analysis().actions.empty()) << spec;
+  }
+}
+
 }  // namespace
 }  // namespace sling

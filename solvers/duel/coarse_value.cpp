@@ -21,8 +21,13 @@ namespace {
 // 6^-10.
 constexpr int kMaxTurnPlies = 40;
 
-DuelRules without_pitch(DuelRules rules) {
+// The rules a value source must share with the game: all but the lattice pitch and the turn cap.
+// A capped game is valued by the uncapped solution (the time limit ignored: it counts only near
+// the cap, where the game itself scores the draw; the capped game's exact values are
+// solve_capped_duel's).
+DuelRules uncapped_without_pitch(DuelRules rules) {
   rules.pitch_cm = 0;
+  rules.turn_cap = 0;
   return rules;
 }
 
@@ -50,7 +55,7 @@ CoarseDuelValue::CoarseDuelValue(const DuelGame& game, std::shared_ptr<const Due
                                  Scope leaf_scope)
     : game_(game), fine_index_(game_), source_(std::move(source)), leaf_scope_(leaf_scope) {
   const DuelGame& coarse = source_->game();
-  if (!(without_pitch(coarse.rules()) == without_pitch(game_.rules()))) {
+  if (!(uncapped_without_pitch(coarse.rules()) == uncapped_without_pitch(game_.rules()))) {
     throw RulesError("duel value function: the solution was solved for other rules");
   }
   auto axis = [&](Side side, bool columns) {
@@ -376,9 +381,11 @@ std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
   auto& slot = shared[key];
   if (slot) return slot;
   std::shared_ptr<const DuelSolution> source;
-  if (allow_same_lattice) source = cached_duel_solution_if_present(game);
+  DuelRules uncapped = game.rules();
+  uncapped.turn_cap = 0;
+  if (allow_same_lattice) source = cached_duel_solution_if_present(DuelGame(uncapped));
   if (!source) {
-    DuelRules rules = game.rules();
+    DuelRules rules = uncapped;
     rules.pitch_cm = coarse_pitch_cm;
     source = cached_duel_solution(DuelGame(rules));
   }

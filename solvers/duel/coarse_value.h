@@ -40,13 +40,17 @@ class CoarseDuelValue {
   enum class Scope : std::uint8_t { kAllActions, kCandidates };
 
   // `source` must be a solution of `game`'s rules on any lattice pitch (board, bases, dice and
-  // options identical; DuelRules other than pitch_cm are checked).
+  // options identical; DuelRules other than pitch_cm are checked), without a turn cap: a capped
+  // game is valued as if it had none (the game itself scores the draw at the cap).
   CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
                   Scope leaf_scope = Scope::kCandidates);
 
   const DuelGame& game() const { return game_; }
   int source_pitch_cm() const { return source_->game().rules().pitch_cm; }
-  bool exact() const { return source_pitch_cm() == game_.rules().pitch_cm; }
+  // Exact only on the source's own lattice and without a turn cap (the values ignore the cap).
+  bool exact() const {
+    return source_pitch_cm() == game_.rules().pitch_cm && game_.rules().turn_cap == 0;
+  }
 
   // David's win probability at a declare state that the solver indexes (DuelIndex::index_of).
   double declare_value(const DuelState& s) const;
