@@ -19,13 +19,18 @@
 
 namespace sling {
 
-class DuelSolverAgent final : public Agent<duel::DuelGame> {
+// Plays from an exact solution: `Solution` is duel::DuelSolution, or duel::CappedDuelSolution
+// under rules with a turn cap (`sling solve duel --turn-cap N`), whose values are those of the
+// turns that are left (the state's turn counter says how many) under its objective (score or win).
+template <class Solution>
+class ExactDuelAgent final : public Agent<duel::DuelGame> {
  public:
-  DuelSolverAgent(std::shared_ptr<const duel::DuelSolution> solution, std::string file,
-                  bool allow_uncertified = false)
+  // `spec_options`: what spec() adds after the file (",allow_uncertified=1" or nothing).
+  ExactDuelAgent(std::shared_ptr<const Solution> solution, std::string file,
+                 std::string spec_options = "")
       : solution_(std::move(solution)),
         file_(std::move(file)),
-        allow_uncertified_(allow_uncertified) {}
+        spec_options_(std::move(spec_options)) {}
 
   void new_game(std::uint64_t) override {}
 
@@ -38,71 +43,42 @@ class DuelSolverAgent final : public Agent<duel::DuelGame> {
   }
 
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override {
-    return "solver:file=" + file_ + (allow_uncertified_ ? ",allow_uncertified=1" : "");
-  }
-  const duel::DuelSolution& solution() const { return *solution_; }
+  std::string spec() const override { return "solver:file=" + file_ + spec_options_; }
+  const Solution& solution() const { return *solution_; }
 
  private:
-  std::shared_ptr<const duel::DuelSolution> solution_;
+  std::shared_ptr<const Solution> solution_;
   std::string file_;
-  bool allow_uncertified_ = false;
+  std::string spec_options_;
   Analysis analysis_;
 };
 
+using DuelSolverAgent = ExactDuelAgent<duel::DuelSolution>;
+using DuelCappedSolverAgent = ExactDuelAgent<duel::CappedDuelSolution>;
+
 // Loads the solution named by `file=` once per content (a rewritten file is read again) and checks
-// that it was solved for this game's rules.  Two solutions stay loaded at most: one at the default
-// lattice takes about 2 GiB.
-inline std::shared_ptr<const duel::DuelSolution> shared_duel_solution(const duel::DuelGame& game,
-                                                                      const std::string& file) {
-  static SharedCache<duel::DuelSolution> loaded(2);
-  std::shared_ptr<const duel::DuelSolution> solution =
-      loaded.get(file_content_key(file), [&] { return duel::DuelSolution::load(file, &game); });
+// that it was solved for this game's rules.  Two solutions of each kind stay loaded at most: one
+// at the default lattice takes about 2 GiB (a capped one's recomputed turns are shared too).
+template <class Solution>
+std::shared_ptr<const Solution> shared_exact_solution(const duel::DuelGame& game,
+                                                      const std::string& file) {
+  static SharedCache<Solution> loaded(2);
+  std::shared_ptr<const Solution> solution =
+      loaded.get(file_content_key(file), [&] { return Solution::load(file, &game); });
   if (!(solution->game().rules() == game.rules())) {
-    solution = std::make_shared<const duel::DuelSolution>(duel::DuelSolution::load(file, &game));
+    solution = std::make_shared<const Solution>(Solution::load(file, &game));
   }
   return solution;
 }
 
-// `solver` under rules with a turn cap: plays from a capped solution (`sling solve duel
-// --turn-cap N`), choosing by the values with the turns that are left (the state's turn counter
-// says how many) under the solution's objective (score or win).
-class DuelCappedSolverAgent final : public Agent<duel::DuelGame> {
- public:
-  DuelCappedSolverAgent(std::shared_ptr<const duel::CappedDuelSolution> solution, std::string file)
-      : solution_(std::move(solution)), file_(std::move(file)) {}
+inline std::shared_ptr<const duel::DuelSolution> shared_duel_solution(const duel::DuelGame& game,
+                                                                      const std::string& file) {
+  return shared_exact_solution<duel::DuelSolution>(game, file);
+}
 
-  void new_game(std::uint64_t) override {}
-
-  Action act(const duel::DuelState& state) override {
-    const auto values = solution_->action_values(state);
-    if (values.empty()) throw IllegalActionError("solver agent: no decision is pending");
-    const bool david = solution_->game().current_player(state) == duel::kDavid;
-    analysis_ = rank_duel_action_values(values, david, true);
-    return analysis_.actions.front().action;
-  }
-
-  Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return "solver:file=" + file_; }
-  const duel::CappedDuelSolution& solution() const { return *solution_; }
-
- private:
-  std::shared_ptr<const duel::CappedDuelSolution> solution_;
-  std::string file_;
-  Analysis analysis_;
-};
-
-// As shared_duel_solution, for a capped solution (its recomputed turns are shared too).
 inline std::shared_ptr<const duel::CappedDuelSolution> shared_capped_duel_solution(
     const duel::DuelGame& game, const std::string& file) {
-  static SharedCache<duel::CappedDuelSolution> loaded(2);
-  std::shared_ptr<const duel::CappedDuelSolution> solution = loaded.get(
-      file_content_key(file), [&] { return duel::CappedDuelSolution::load(file, &game); });
-  if (!(solution->game().rules() == game.rules())) {
-    solution = std::make_shared<const duel::CappedDuelSolution>(
-        duel::CappedDuelSolution::load(file, &game));
-  }
-  return solution;
+  return shared_exact_solution<duel::CappedDuelSolution>(game, file);
 }
 
 // One warning on stderr per file and process for an uncertified solution played anyway.
@@ -140,7 +116,8 @@ inline AgentPtr<duel::DuelGame> make_duel_solver_agent(const duel::DuelGame& gam
     }
     warn_uncertified_once(file, problem + "; playing from it (allow_uncertified=1)");
   }
-  return std::make_unique<DuelSolverAgent>(std::move(solution), file, allow_uncertified);
+  return std::make_unique<DuelSolverAgent>(std::move(solution), file,
+                                           allow_uncertified ? ",allow_uncertified=1" : "");
 }
 
 }  // namespace sling

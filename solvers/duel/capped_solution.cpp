@@ -1,12 +1,11 @@
 #include "solvers/duel/capped_solution.h"
 
 #include <algorithm>
-#include <functional>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "engine/core/errors.h"
 #include "solvers/duel/capped_turn.h"
+#include "solvers/duel/turn_expectation.h"
 
 namespace sling::duel {
 
@@ -106,70 +105,37 @@ std::shared_ptr<const std::vector<double>> CappedDuelSolution::values_at(int tur
   return segment_.at(turns_left);
 }
 
-namespace {
-
-struct StateHash {
-  std::size_t operator()(const DuelState& s) const { return DuelGame::hash(s); }
-};
-
-}  // namespace
-
 double CappedDuelSolution::turn_value(const DuelState& root_state, bool root) const {
-  std::unordered_map<DuelState, double, StateHash> memo;
   std::map<int, std::shared_ptr<const std::vector<double>>> arrays;  // turns left -> values
-  std::function<double(const DuelState&, bool)> value_of = [&](const DuelState& s, bool is_root) {
-    switch (s.phase) {
-      case Phase::kTerminal:
-        return s.winner == kDavid ? 1.0 : s.winner == kGoliath ? 0.0 : draw_value();
-      case Phase::kDeclare:
-        if (!is_root) {
-          const auto i = index_.index_of(s);
-          if (!i) throw IllegalActionError("capped duel solution: state outside the solved index");
-          const int turns_left = turn_cap() - static_cast<int>(s.turn) + 1;
-          if (turns_left <= 0) return draw_value();
-          auto& a = arrays[turns_left];
-          if (!a) a = values_at(turns_left);
-          return (*a)[*i];
+  return expectation_over_turn(
+      game_, root_state, root, /*forget_turn=*/false,
+      [&](const DuelState& s, bool is_root) -> std::optional<double> {
+        switch (s.phase) {
+          case Phase::kTerminal:
+            return s.winner == kDavid ? 1.0 : s.winner == kGoliath ? 0.0 : draw_value();
+          case Phase::kDeclare:
+            if (!is_root) {
+              const auto i = index_.index_of(s);
+              if (!i) {
+                throw IllegalActionError("capped duel solution: state outside the solved index");
+              }
+              const int turns_left = turn_cap() - static_cast<int>(s.turn) + 1;
+              if (turns_left <= 0) return draw_value();
+              auto& a = arrays[turns_left];
+              if (!a) a = values_at(turns_left);
+              return (*a)[*i];
+            }
+            break;
+          case Phase::kRoll:
+            if (!is_root && s.roll == Roll::kInitiative && s.rerolling == 0) {
+              return s.has(kGodAvailable) ? summary_.start.value : summary_.start_without_god.value;
+            }
+            break;
+          default:
+            break;
         }
-        break;
-      case Phase::kRoll:
-        if (!is_root && s.roll == Roll::kInitiative && s.rerolling == 0) {
-          return s.has(kGodAvailable) ? summary_.start.value : summary_.start_without_god.value;
-        }
-        break;
-      default:
-        break;
-    }
-    if (!is_root) {
-      const auto found = memo.find(s);
-      if (found != memo.end()) return found->second;
-    }
-    double result = 0;
-    if (s.phase == Phase::kRoll) {
-      ChanceList<DuelGame> outcomes;
-      game_.chance_outcomes(s, outcomes);
-      for (const ChanceOutcome& o : outcomes) {
-        DuelState t = s;
-        game_.apply_chance(t, o.outcome);
-        result += o.probability * value_of(t, false);
-      }
-    } else {
-      ActionList<DuelGame> actions;
-      game_.legal_actions(s, actions);
-      const bool david = game_.current_player(s) == kDavid;
-      bool have = false;
-      for (Action a : actions) {
-        DuelState t = s;
-        game_.apply_action(t, a);
-        const double v = value_of(t, false);
-        if (!have || (david ? v > result : v < result)) result = v;
-        have = true;
-      }
-    }
-    if (!is_root) memo.emplace(s, result);
-    return result;
-  };
-  return value_of(root_state, root);
+        return std::nullopt;
+      });
 }
 
 double CappedDuelSolution::value(const DuelState& s) const {
@@ -180,28 +146,11 @@ double CappedDuelSolution::value(const DuelState& s) const {
 }
 
 std::vector<std::pair<Action, double>> CappedDuelSolution::action_values(const DuelState& s) const {
-  std::vector<std::pair<Action, double>> out;
-  if (s.phase == Phase::kRoll || s.phase == Phase::kTerminal) return out;
-  ActionList<DuelGame> actions;
-  game_.legal_actions(s, actions);
-  for (Action a : actions) {
-    DuelState t = s;
-    game_.apply_action(t, a);
-    out.emplace_back(a, turn_value(t, false));
-  }
-  return out;
+  return values_of_actions(game_, s, [&](const DuelState& t) { return turn_value(t, false); });
 }
 
 Action CappedDuelSolution::best_action(const DuelState& s) const {
-  const auto values = action_values(s);
-  if (values.empty()) throw IllegalActionError("no decision is pending");
-  const bool david = game_.current_player(s) == kDavid;
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < values.size(); ++i) {
-    if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
-      best = i;
-  }
-  return values[best].first;
+  return best_of_actions(game_, s, action_values(s));
 }
 
 }  // namespace sling::duel

@@ -1,11 +1,10 @@
 #include "solvers/duel/solution.h"
 
 #include <cstdio>
-#include <functional>
 #include <string>
-#include <unordered_map>
 
 #include "engine/core/errors.h"
+#include "solvers/duel/turn_expectation.h"
 
 namespace sling::duel {
 
@@ -44,67 +43,30 @@ double DuelSolution::initiative_value(bool god) const {
   return god ? summary_.start : summary_.start_without_god;
 }
 
-namespace {
-
-struct StateHash {
-  std::size_t operator()(const DuelState& s) const { return DuelGame::hash(s); }
-};
-
-}  // namespace
-
 double DuelSolution::turn_value(const DuelState& root_state, bool root) const {
-  std::unordered_map<DuelState, double, StateHash> memo;
-  std::function<double(const DuelState&, bool)> value_of = [&](const DuelState& raw, bool is_root) {
-    DuelState s = raw;
-    s.turn = 0;
-    switch (s.phase) {
-      case Phase::kTerminal:
-        return s.winner == kDavid ? 1.0 : 0.0;
-      case Phase::kDeclare:
-        if (!is_root) {
-          const auto i = index_.index_of(s);
-          if (!i) throw IllegalActionError("duel solution: state outside the solved index");
-          return values_[*i];
+  return expectation_over_turn(
+      game_, root_state, root, /*forget_turn=*/true,
+      [&](const DuelState& s, bool is_root) -> std::optional<double> {
+        switch (s.phase) {
+          case Phase::kTerminal:
+            return s.winner == kDavid ? 1.0 : 0.0;
+          case Phase::kDeclare:
+            if (!is_root) {
+              const auto i = index_.index_of(s);
+              if (!i) throw IllegalActionError("duel solution: state outside the solved index");
+              return values_[*i];
+            }
+            break;
+          case Phase::kRoll:
+            if (!is_root && s.roll == Roll::kInitiative && s.rerolling == 0) {
+              return initiative_value(s.has(kGodAvailable));
+            }
+            break;
+          default:
+            break;
         }
-        break;
-      case Phase::kRoll:
-        if (!is_root && s.roll == Roll::kInitiative && s.rerolling == 0) {
-          return initiative_value(s.has(kGodAvailable));
-        }
-        break;
-      default:
-        break;
-    }
-    if (!is_root) {
-      const auto found = memo.find(s);
-      if (found != memo.end()) return found->second;
-    }
-    double result = 0;
-    if (s.phase == Phase::kRoll) {
-      ChanceList<DuelGame> outcomes;
-      game_.chance_outcomes(s, outcomes);
-      for (const ChanceOutcome& o : outcomes) {
-        DuelState t = s;
-        game_.apply_chance(t, o.outcome);
-        result += o.probability * value_of(t, false);
-      }
-    } else {
-      ActionList<DuelGame> actions;
-      game_.legal_actions(s, actions);
-      const bool david = game_.current_player(s) == kDavid;
-      bool have = false;
-      for (Action a : actions) {
-        DuelState t = s;
-        game_.apply_action(t, a);
-        const double v = value_of(t, false);
-        if (!have || (david ? v > result : v < result)) result = v;
-        have = true;
-      }
-    }
-    if (!is_root) memo.emplace(s, result);
-    return result;
-  };
-  return value_of(root_state, root);
+        return std::nullopt;
+      });
 }
 
 double DuelSolution::value(const DuelState& s) const {
@@ -115,28 +77,11 @@ double DuelSolution::value(const DuelState& s) const {
 }
 
 std::vector<std::pair<Action, double>> DuelSolution::action_values(const DuelState& s) const {
-  std::vector<std::pair<Action, double>> out;
-  if (s.phase == Phase::kRoll || s.phase == Phase::kTerminal) return out;
-  ActionList<DuelGame> actions;
-  game_.legal_actions(s, actions);
-  for (Action a : actions) {
-    DuelState t = s;
-    game_.apply_action(t, a);
-    out.emplace_back(a, turn_value(t, false));
-  }
-  return out;
+  return values_of_actions(game_, s, [&](const DuelState& t) { return turn_value(t, false); });
 }
 
 Action DuelSolution::best_action(const DuelState& s) const {
-  const auto values = action_values(s);
-  if (values.empty()) throw IllegalActionError("no decision is pending");
-  const bool david = game_.current_player(s) == kDavid;
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < values.size(); ++i) {
-    if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
-      best = i;
-  }
-  return values[best].first;
+  return best_of_actions(game_, s, action_values(s));
 }
 
 }  // namespace sling::duel
