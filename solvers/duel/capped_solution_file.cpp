@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "solvers/duel/capped_solution.h"
+#include "solvers/duel/file_rules.h"
 #include "solvers/duel/lattice_tables.h"
 
 namespace sling::duel {
@@ -147,27 +148,7 @@ CappedDuelSolution CappedDuelSolution::load(const std::string& path, const DuelG
     // cereal's own words ("Failed to read 8 bytes from input stream! Read 3") say no more.
     throw FileFormatError(where + ": corrupted or truncated");
   }
-  DuelGame game = [&] {
-    try {
-      return DuelGame::from_rules_json(rules);
-    } catch (const SlingError& e) {
-      throw FileFormatError(where + ": corrupted rules (" + e.what() + ")");
-    }
-  }();
-  if (expected != nullptr && !(expected->rules() == game.rules())) {
-    std::istringstream a(expected->rules_json()), b(game.rules_json());
-    std::string la, lb, differ;
-    while (std::getline(a, la) && std::getline(b, lb)) {
-      if (la != lb) {
-        differ = la;
-        break;
-      }
-    }
-    const auto first = differ.find_first_not_of(" \t");
-    throw RulesError(where + " was solved for other rules (first difference: " +
-                     (first == std::string::npos ? differ : differ.substr(first)) +
-                     " here); solve these rules with `sling solve duel --rules FILE`");
-  }
+  DuelGame game = detail::game_of_solution_file(where, rules, expected);
   // The sizes must be those of its rules' lattice and cap.
   const detail::LatticeTables lattice(game);
   const std::size_t layers = game.rules().god_enabled ? 6 : 3;

@@ -9,6 +9,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "solvers/duel/file_rules.h"
 #include "solvers/duel/solution.h"
 #include "solvers/duel/solve_options.h"
 
@@ -191,28 +192,7 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
                           "continue it with `sling solve duel --start " +
                           path + " --out FILE`");
   }
-  DuelGame game = [&] {
-    try {
-      return DuelGame::from_rules_json(rules);
-    } catch (const SlingError& e) {
-      throw FileFormatError(where + ": corrupted rules (" + e.what() + ")");
-    }
-  }();
-  if (expected != nullptr && !(expected->rules() == game.rules())) {
-    // Name the first rules key that differs.
-    std::istringstream a(expected->rules_json()), b(game.rules_json());
-    std::string la, lb, differ;
-    while (std::getline(a, la) && std::getline(b, lb)) {
-      if (la != lb) {
-        differ = la;
-        break;
-      }
-    }
-    const auto first = differ.find_first_not_of(" \t");
-    throw RulesError(where + " was solved for other rules (first difference: " +
-                     (first == std::string::npos ? differ : differ.substr(first)) +
-                     " here); solve these rules with `sling solve duel --rules FILE`");
-  }
+  DuelGame game = detail::game_of_solution_file(where, rules, expected);
   const DuelIndex index(game);
   if (pairs != index.pairs() || values.size() != index.size()) {
     throw FileFormatError(where + ": corrupted (sizes do not match its rules)");
