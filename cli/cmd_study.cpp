@@ -1,5 +1,6 @@
 // sling study god [--solution FILE | --rules FILE --pitch CM] --out DIR: the God study
 // (experiments/studies/god_study.h) written as DIR/report.md with SVG figures.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -11,6 +12,7 @@
 #include "engine/core/errors.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
+#include "experiments/studies/god_time_limit.h"
 #include "play/play_agents.h"
 
 namespace sling::cli {
@@ -29,6 +31,8 @@ struct StudyGodCommand {
   int threads = 2;
   bool allow_uncertified = false;
   bool quiet = false;
+  std::vector<int> turn_caps;  // the time-limit study when given
+  int games_per_cap = 2000;
 };
 
 std::vector<std::string> split_agents(const std::string& text) {
@@ -52,7 +56,75 @@ std::vector<std::string> split_agents(const std::string& text) {
   return out;
 }
 
+// The time-limit study: the rules from --solution (whose uncapped value the report compares
+// with) or from --rules/--pitch.
+void run_time_limit(const StudyGodCommand& c) {
+  duel::TimeLimitStudyOptions options;
+  // The command that reproduces the report, quoted in it.
+  std::string command_line = "sling study god";
+  if (!c.solution_file.empty()) command_line += " --solution " + c.solution_file;
+  if (!c.options.rules_file.empty()) command_line += " --rules " + c.options.rules_file;
+  if (c.pitch_cm != 0) command_line += " --pitch " + std::to_string(c.pitch_cm);
+  command_line += " --turn-caps ";
+  for (std::size_t k = 0; k < c.turn_caps.size(); ++k)
+    command_line += (k ? "," : "") + std::to_string(c.turn_caps[k]);
+  command_line += " --games-per-cap " + std::to_string(c.games_per_cap) + " --seed " +
+                  std::to_string(c.seed) + " --out " + c.out;
+  options.caps = c.turn_caps;
+  options.games = c.games_per_cap;
+  options.seed = c.seed;
+  options.threads = c.threads;
+  options.command = command_line;
+  if (!c.quiet)
+    options.log = [](const std::string& line) { std::cerr << "study god: " << line << '\n'; };
+  duel::DuelRules rules;
+  if (!c.solution_file.empty()) {
+    if (!c.options.rules_file.empty() || c.pitch_cm != 0) {
+      throw OptionError("give either --solution or --rules/--pitch, not both");
+    }
+    const duel::DuelSolution solution = duel::DuelSolution::load(c.solution_file);
+    if (!solution.certified() && !c.allow_uncertified) {
+      throw OptionError("study god: '" + c.solution_file + "' is " +
+                        solution.certificate_problem() +
+                        "; give --allow-uncertified to compare with it anyway");
+    }
+    rules = solution.game().rules();
+    options.uncapped = solution.summary().start;
+    options.uncapped_without_god = solution.summary().start_without_god;
+  } else {
+    try {
+      rules = duel::rules_from_json(rules_text(c.options));
+    } catch (const RulesError& e) {
+      if (c.options.rules_file.empty()) throw;
+      throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
+    }
+    if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+  }
+  const duel::DuelGame game(rules);
+  std::filesystem::create_directories(c.out);
+  check_writable((std::filesystem::path(c.out) / "report.md").string());
+  const int longest = *std::max_element(c.turn_caps.begin(), c.turn_caps.end());
+  // What it costs: one backward induction per objective to the longest cap (a pass a turn:
+  // about 0.05 s at pitch 3, 0.4 s at pitch 2 and 6 s at pitch 1 on 2 cores), then the games.
+  const double pass_seconds = rules.pitch_cm >= 3 ? 0.05 : rules.pitch_cm == 2 ? 0.4 : 6.5;
+  std::cerr << "study god: two exact solves of the duel capped at " << longest << " turns (about "
+            << static_cast<int>(2 * longest * pass_seconds / 60 + 1) << " min at a "
+            << rules.pitch_cm << " cm pitch on 2 cores), then " << c.games_per_cap
+            << " optimal games per cap and objective."
+            << (rules.pitch_cm < 2 ? " For a quick look use --pitch 3." : "") << "\n";
+  const duel::TimeLimitStudyResult result = duel::run_time_limit_study(game, options);
+  duel::write_time_limit_report(result, options, c.out);
+  const duel::CappedOutcome& o = result.objectives[0].summary.start;
+  std::cout << "time-limit God study written to " << c.out << "/report.md (at " << longest
+            << " turns David scores " << o.value << ": wins " << o.david_wins << ", draws "
+            << o.draw << ")\n";
+}
+
 void run(const StudyGodCommand& c) {
+  if (!c.turn_caps.empty()) {
+    run_time_limit(c);
+    return;
+  }
   duel::GodStudyOptions options;
   options.games = c.games;
   options.matchup_games = c.matchup_games;
@@ -171,10 +243,21 @@ const RegisterCommand kRegister(
       add_threads_option(*god, command->threads);
       god->add_flag("--allow-uncertified", command->allow_uncertified,
                     "Study a solution whose bracket is not certified (the report says so)");
+      god->add_option("--turn-caps", command->turn_caps,
+                      "The study under a time limit: these turn caps (comma-separated; each "
+                      "side's turn counts one); --solution, if given, is the game without a limit "
+                      "to compare with")
+          ->delimiter(',')
+          ->check(CLI::Range(1, 65535));
+      god->add_option("--games-per-cap", command->games_per_cap,
+                      "Time-limit study: optimal games per cap and objective")
+          ->check(CLI::Range(1, 10000000));
       set_examples(*god,
                    {"sling solve duel --pitch 3 --out duel3.sol && sling study god --solution "
                     "duel3.sol --out god3  (~1 min on 2 cores)",
-                    "sling study god --pitch 3 --out god3   (solves first, then studies)"});
+                    "sling study god --pitch 3 --out god3   (solves first, then studies)",
+                    "sling study god --pitch 3 --turn-caps 10,20,40,80,160 --out god3-clock  "
+                    "(under a time limit, ~1 min)"});
       god->callback([command] {
         command->threads = resolve_threads(command->threads);
         run(*command);

@@ -1,6 +1,7 @@
 #include "experiments/studies/god_study_svg.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -156,6 +157,104 @@ std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bar
     std::snprintf(value, sizeof value, "%.1f%%", 100 * bars[i].second);
     svg << "<text x=\"" << kMargin + label_width + length + 4 << "\" y=\"" << y + 12 << "\">"
         << value << "</text>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+const char* series_colour(std::size_t k) {
+  static const char* const kColours[] = {"#332288", "#88ccee", "#44aa99", "#117733",
+                                         "#999933", "#ddcc77", "#cc6677", "#882255",
+                                         "#aa4499", "#555555", "#ee7733", "#000000"};
+  return kColours[k % 12];
+}
+
+std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::string& title,
+                           const std::string& x_label, const std::string& y_label) {
+  constexpr double kFont = 11, kGlyph = 0.6 * kFont, kLeft = 60, kTop = 48, kPlotWidth = 520,
+                   kPlotHeight = 260, kRight = 30, kRow = 18;
+  double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
+  for (const ChartSeries& line : series) {
+    for (const auto& [x, y] : line.points) {
+      x_lo = std::min(x_lo, x);
+      x_hi = std::max(x_hi, x);
+      y_lo = std::min(y_lo, y);
+      y_hi = std::max(y_hi, y);
+    }
+  }
+  if (x_lo > x_hi) x_lo = x_hi = 1;
+  if (y_lo > y_hi) y_lo = y_hi = 0;
+  // x: whole doublings around the data; y: a step of 1, 2 or 5 in a power of ten, about five
+  // gridlines, widened to whole steps.
+  const double lx_lo = std::floor(std::log2(std::max(1.0, x_lo)));
+  const double lx_hi = std::max(lx_lo + 1, std::ceil(std::log2(std::max(1.0, x_hi))));
+  const double raw = std::max(1e-4, (y_hi - y_lo) / 5);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = 10 * magnitude;
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (m * magnitude >= 0.999 * raw) {
+      step = m * magnitude;
+      break;
+    }
+  }
+  const double g_lo = std::floor(y_lo / step) * step;
+  double g_hi = std::ceil(y_hi / step) * step;
+  if (g_hi <= g_lo) g_hi = g_lo + step;
+  auto px = [&](double x) {
+    return kLeft + (std::log2(std::max(1.0, x)) - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
+  };
+  auto py = [&](double y) { return kTop + (g_hi - y) / (g_hi - g_lo) * kPlotHeight; };
+  std::size_t longest = title.size();
+  for (const ChartSeries& line : series) longest = std::max(longest, line.name.size() + 6);
+  const double width =
+      std::max(kLeft + kPlotWidth + kRight, 2 * 20 + kGlyph * static_cast<double>(longest));
+  const double legend_top = kTop + kPlotHeight + 50;
+  const double height = legend_top + kRow * static_cast<double>(series.size()) + 10;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"" << kFont << "\">\n";
+  svg << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"20\" y=\"18\" font-size=\"13\">" << title << "</text>\n";
+  svg << "<text x=\"20\" y=\"36\">" << y_label << "</text>\n";
+  const int steps = static_cast<int>(std::lround((g_hi - g_lo) / step));
+  const int digits = step >= 0.01 ? 0 : step >= 0.001 ? 1 : 2;
+  for (int k = 0; k <= steps; ++k) {
+    const double y = g_lo + k * step;
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << py(y) << "\" x2=\"" << kLeft + kPlotWidth
+        << "\" y2=\"" << py(y) << "\" stroke=\"#dddddd\"/>\n";
+    char label[32];
+    std::snprintf(label, sizeof label, "%.*f%%", digits, 100 * y);
+    svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">" << label
+        << "</text>\n";
+  }
+  for (int k = static_cast<int>(lx_lo); k <= static_cast<int>(lx_hi); ++k) {
+    const double x = kLeft + (k - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
+    svg << "<line x1=\"" << x << "\" y1=\"" << kTop << "\" x2=\"" << x << "\" y2=\""
+        << kTop + kPlotHeight << "\" stroke=\"#eeeeee\"/>\n";
+    svg << "<text x=\"" << x << "\" y=\"" << kTop + kPlotHeight + 16 << "\" text-anchor=\"middle\">"
+        << (1L << k) << "</text>\n";
+  }
+  svg << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kPlotWidth << "\" height=\""
+      << kPlotHeight << "\" fill=\"none\" stroke=\"#555555\"/>\n";
+  svg << "<text x=\"" << kLeft + kPlotWidth / 2 << "\" y=\"" << kTop + kPlotHeight + 34
+      << "\" text-anchor=\"middle\">" << x_label << "</text>\n";
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const ChartSeries& line = series[k];
+    const char* dash = line.dashed ? "\" stroke-dasharray=\"6 4" : "";
+    if (line.points.size() > 1) {
+      svg << "<polyline fill=\"none\" stroke=\"" << line.colour << "\" stroke-width=\"2" << dash
+          << "\" points=\"";
+      for (const auto& [x, y] : line.points) svg << px(x) << "," << py(y) << " ";
+      svg << "\"/>\n";
+    }
+    for (const auto& [x, y] : line.points) {
+      svg << "<circle cx=\"" << px(x) << "\" cy=\"" << py(y) << "\" r=\"2.5\" fill=\""
+          << line.colour << "\"/>\n";
+    }
+    const double ly = legend_top + kRow * static_cast<double>(k);
+    svg << "<line x1=\"20\" y1=\"" << ly - 4 << "\" x2=\"46\" y2=\"" << ly - 4 << "\" stroke=\""
+        << line.colour << "\" stroke-width=\"2" << dash << "\"/>\n";
+    svg << "<text x=\"54\" y=\"" << ly << "\">" << line.name << "</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

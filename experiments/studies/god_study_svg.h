@@ -25,4 +25,21 @@ std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_
 std::string bar_chart_svg(const std::vector<std::pair<std::string, double>>& bars,
                           const std::string& title);
 
+// A line of a chart: its name in the legend, its colour and its points (x, y).
+struct ChartSeries {
+  std::string name;
+  std::string colour;
+  std::vector<std::pair<double, double>> points;
+  bool dashed = false;
+};
+
+// Lines over x on a doubling scale (turn caps, turns left: 1, 2, 4, ...) and y on a linear one
+// fitted to the data, y shown in percent; the legend under the plot, one row per line.
+std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::string& title,
+                           const std::string& x_label, const std::string& y_label);
+
+// Distinct colours for up to twelve lines (Paul Tol's muted scheme, readable by colour-blind
+// eyes, with orange and black).
+const char* series_colour(std::size_t k);
+
 }  // namespace sling::duel::god_study

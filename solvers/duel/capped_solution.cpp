@@ -1,5 +1,7 @@
 #include "solvers/duel/capped_solution.h"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -35,7 +37,8 @@ CappedDuelSolution::CappedDuelSolution(CappedDuelSolution&& other) noexcept
     : game_(std::move(other.game_)),
       index_(other.index_),
       summary_(std::move(other.summary_)),
-      keyframes_(std::move(other.keyframes_)) {}
+      keyframes_(std::move(other.keyframes_)),
+      lattice_(std::move(other.lattice_)) {}
 
 namespace {
 
@@ -71,38 +74,57 @@ void expand(const LatticeTables& lattice, const std::vector<int>& layers, const 
 }  // namespace
 
 std::shared_ptr<const std::vector<double>> CappedDuelSolution::values_at(int turns_left) const {
-  const double draw = draw_value();
-  if (turns_left <= 0) return std::make_shared<const std::vector<double>>(index_.size(), draw);
   if (turns_left > turn_cap()) throw std::out_of_range("capped duel solution: beyond the cap");
+  turns_left = std::max(0, turns_left);
+  const double draw = draw_value();
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = segment_.find(turns_left);
   if (found != segment_.end()) return found->second;
-  // The segment from the nearest keyframe at or below to the next one (or the cap): play goes
-  // down through the turns, so the whole segment is kept and the one before dropped.
+  auto none_left = segment_.count(0)
+                       ? segment_.at(0)
+                       : std::make_shared<const std::vector<double>>(index_.size(), draw);
+  segment_[0] = none_left;
+  if (turns_left == 0) return none_left;
+  // Play goes down through the turns, and a turn reads the values one and two turns below its
+  // own: the turns above the one asked for (but the next) are dropped, those below kept.
+  for (auto it = segment_.begin(); it != segment_.end();) {
+    it = it->first > turns_left + 1 ? segment_.erase(it) : std::next(it);
+  }
+  // From the nearest keyframe at or below up to the turn asked for (one pass a turn).
   const CappedKeyframe* key = nullptr;
   for (const CappedKeyframe& k : keyframes_) {
     if (k.turns_left <= turns_left) key = &k;
   }
   const int from = key != nullptr ? key->turns_left : 0;
-  const int to = std::min(turn_cap(), from + std::max(1, summary_.keyframe_every));
-  segment_.clear();
-  const LatticeTables lattice(game_);
+  if (!lattice_) lattice_ = std::make_shared<const LatticeTables>(game_);
+  const LatticeTables& lattice = *lattice_;
   const std::vector<int> layers = used_layers(game_);
-  auto before = std::make_shared<std::vector<double>>(index_.size(), draw);
-  auto prev = std::make_shared<std::vector<double>>(index_.size(), draw);
-  if (key != nullptr) expand(lattice, layers, *key, *prev, *before);
-  segment_[from] = prev;
-  CappedScratch<Mode::kOptimal> scratch(lattice);
-  for (int k = from + 1; k <= to; ++k) {
-    auto cur = std::make_shared<std::vector<double>>(index_.size(), draw);
-    capped_turn<Mode::kOptimal>(lattice, layers, CappedValues{before->data()},
-                                CappedValues{prev->data()}, CappedValues{cur->data()}, draw, k == 1,
-                                scratch);
-    segment_[k] = cur;
-    before = prev;
-    prev = cur;
+  std::shared_ptr<std::vector<double>> before, prev;
+  if (key != nullptr) {
+    prev = std::make_shared<std::vector<double>>(index_.size(), draw);
+    before = std::make_shared<std::vector<double>>(index_.size(), draw);
+    expand(lattice, layers, *key, *prev, *before);
+    segment_[from] = prev;
+  } else {
+    before = prev = std::make_shared<std::vector<double>>(index_.size(), draw);
   }
-  return segment_.at(turns_left);
+  if (from == turns_left) return prev;
+  CappedScratch<Mode::kOptimal> scratch(lattice);
+  // Isolated: while this thread waits for the pass's parallel loops it must not pick up another
+  // task of the caller's (a game of a parallel match) that would ask for values and block on the
+  // mutex this thread holds.
+  tbb::this_task_arena::isolate([&] {
+    for (int k = from + 1; k <= turns_left; ++k) {
+      auto cur = std::make_shared<std::vector<double>>(index_.size(), draw);
+      capped_turn<Mode::kOptimal>(lattice, layers, CappedValues{before->data()},
+                                  CappedValues{prev->data()}, CappedValues{cur->data()}, draw,
+                                  k == 1, scratch);
+      segment_[k] = cur;
+      before = prev;
+      prev = cur;
+    }
+  });
+  return prev;
 }
 
 double CappedDuelSolution::turn_value(const DuelState& root_state, bool root) const {

@@ -16,6 +16,10 @@
 
 namespace sling::duel {
 
+namespace detail {
+struct LatticeTables;
+}
+
 // What David maximises and Goliath minimises.  kScore: David's expected score, a win 1 and a draw
 // (the cap reached) ½, the tournaments' convention; kWin: David's win probability alone.
 enum class CappedObjective : std::uint8_t { kScore = 0, kWin = 1 };
@@ -62,7 +66,7 @@ class CappedDuelSolution {
 
   CappedDuelSolution(const DuelGame& game, CappedSummary summary,
                      std::vector<CappedKeyframe> keyframes);
-  CappedDuelSolution(const CappedDuelSolution& other);  // (the recomputed turns are not copied)
+  CappedDuelSolution(const CappedDuelSolution& other);  // (what play computed is not copied)
   CappedDuelSolution(CappedDuelSolution&& other) noexcept;
 
   const DuelGame& game() const { return game_; }
@@ -75,8 +79,9 @@ class CappedDuelSolution {
 
   // The objective's value of every declare state (DuelIndex) with k turns left, counting the
   // turn about to be declared (a state whose turn counter is c has turn_cap - c + 1 left);
-  // recomputed from the nearest keyframe below by the backward induction, and kept for the
-  // keyframe's segment (play goes down through it).  k <= 0: the draw everywhere.
+  // recomputed from the nearest keyframe at or below by the backward induction, one pass a turn.
+  // Play goes down through the turns, so the turns computed below k stay cached (the next
+  // requests find them) and those above k + 1 are dropped.  k <= 0: the draw everywhere.
   std::shared_ptr<const std::vector<double>> values_at(int turns_left) const;
 
   // The objective's value at any state of a game under these rules (the turn counter decides
@@ -100,9 +105,11 @@ class CappedDuelSolution {
   DuelIndex index_;
   CappedSummary summary_;
   std::vector<CappedKeyframe> keyframes_;
-  // The recomputed segment: turns left -> values.
+  // The values computed for play: turns left -> values (see values_at).
   mutable std::mutex mutex_;
   mutable std::map<int, std::shared_ptr<const std::vector<double>>> segment_;
+  // The lattice's tables, built at the first recomputation and kept (a copy builds its own).
+  mutable std::shared_ptr<const detail::LatticeTables> lattice_;
 };
 
 }  // namespace sling::duel
