@@ -1,6 +1,7 @@
 // sling study god [--solution FILE | --rules FILE --pitch CM] --out DIR: the God study
 // (experiments/studies/god_study.h) written as DIR/report.md with SVG figures.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -56,6 +57,19 @@ std::vector<std::string> split_agents(const std::string& text) {
   return out;
 }
 
+// The rules of --rules (or the defaults) with --pitch, when no solution file gives them.
+duel::DuelRules rules_to_solve(const StudyGodCommand& c) {
+  duel::DuelRules rules;
+  try {
+    rules = duel::rules_from_json(rules_text(c.options));
+  } catch (const RulesError& e) {
+    if (c.options.rules_file.empty()) throw;
+    throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
+  }
+  if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+  return rules;
+}
+
 // The time-limit study: the rules from --solution (whose uncapped value the report compares
 // with) or from --rules/--pitch.
 void run_time_limit(const StudyGodCommand& c) {
@@ -92,13 +106,7 @@ void run_time_limit(const StudyGodCommand& c) {
     options.uncapped = solution.summary().start;
     options.uncapped_without_god = solution.summary().start_without_god;
   } else {
-    try {
-      rules = duel::rules_from_json(rules_text(c.options));
-    } catch (const RulesError& e) {
-      if (c.options.rules_file.empty()) throw;
-      throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
-    }
-    if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+    rules = rules_to_solve(c);
   }
   const duel::DuelGame game(rules);
   std::filesystem::create_directories(c.out);
@@ -115,9 +123,10 @@ void run_time_limit(const StudyGodCommand& c) {
   const duel::TimeLimitStudyResult result = duel::run_time_limit_study(game, options);
   duel::write_time_limit_report(result, options, c.out);
   const duel::CappedOutcome& o = result.objectives[0].summary.start;
-  std::cout << "time-limit God study written to " << c.out << "/report.md (at " << longest
-            << " turns David scores " << o.value << ": wins " << o.david_wins << ", draws "
-            << o.draw << ")\n";
+  std::printf(
+      "time-limit God study written to %s/report.md (at %d turns David scores %.4f: wins "
+      "%.4f, draws %.4f)\n",
+      c.out.c_str(), longest, o.value, o.david_wins, o.draw);
 }
 
 void run(const StudyGodCommand& c) {
@@ -137,14 +146,7 @@ void run(const StudyGodCommand& c) {
   std::string file = c.solution_file;
   if (file.empty()) {
     // No solution given: solve the rules now and keep the solution next to the report.
-    duel::DuelRules rules;
-    try {
-      rules = duel::rules_from_json(rules_text(c.options));
-    } catch (const RulesError& e) {
-      if (c.options.rules_file.empty()) throw;
-      throw RulesError(error_text("bad rules", c.options.rules_file, e.what()));
-    }
-    if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+    const duel::DuelRules rules = rules_to_solve(c);
     const duel::DuelGame game(rules);
     // Say what is about to happen: at the default 1 cm pitch the solve alone takes over an hour.
     const char* how_long = rules.pitch_cm >= 3   ? "seconds"
