@@ -104,7 +104,6 @@ void run_time_limit(const StudyGodCommand& c) {
     }
     rules = solution.game().rules();
     options.uncapped = solution.summary().start;
-    options.uncapped_without_god = solution.summary().start_without_god;
   } else {
     rules = rules_to_solve(c);
   }

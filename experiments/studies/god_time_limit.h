@@ -25,9 +25,9 @@ struct TimeLimitStudyOptions {
   // The keyframes of the longest cap's solve are kept in memory within this budget (every turn
   // when it fits, which spares the games any recomputation; otherwise every k-th turn).
   std::uint64_t keyframe_budget_bytes = 2ull << 30;
-  // David's win probability in the duel without a cap (with God, without), when known: the
+  // David's win probability (with God) in the duel without a cap, when known: the
   // value the `win` objective tends to as the cap grows.
-  std::optional<double> uncapped, uncapped_without_god;
+  std::optional<double> uncapped;
   std::string command;                          // the command that wrote the report, quoted in it
   std::function<void(const std::string&)> log;  // progress lines, when set
 };
