@@ -17,8 +17,11 @@ struct GameAgents<duel::DuelGame> {
   static void catalogue(const duel::DuelGame&, std::vector<AgentInfo>& out) {
     const AgentSpec empty{};
     OptionReader r(empty);
-    r.text("file", "", "solution file written by `sling solve duel` for these rules (required)");
-    out.push_back({"solver", "optimal play from an exact solution file", r.declared()});
+    DuelSolverOptions::read(r);
+    out.push_back({"solver",
+                   "optimal play from an exact solution file (under a turn cap, from the capped "
+                   "game solved on first use)",
+                   r.declared()});
     OptionReader lookahead(empty);
     DuelLookaheadOptions::read(lookahead);
     out.push_back({"lookahead",

@@ -14,6 +14,7 @@
 #include "agents/shared_cache.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
+#include "solvers/duel/capped_cache.h"
 #include "solvers/duel/capped_solution.h"
 #include "solvers/duel/solver.h"
 
@@ -25,7 +26,8 @@ namespace sling {
 template <class Solution>
 class ExactDuelAgent final : public Agent<duel::DuelGame> {
  public:
-  // `spec_options`: what spec() adds after the file (",allow_uncertified=1" or nothing).
+  // `spec_options`: what spec() adds after the file (",allow_uncertified=1" or nothing); with no
+  // file (a capped solution from the cache) the whole of the spec's options.
   ExactDuelAgent(std::shared_ptr<const Solution> solution, std::string file,
                  std::string spec_options = "")
       : solution_(std::move(solution)),
@@ -43,7 +45,10 @@ class ExactDuelAgent final : public Agent<duel::DuelGame> {
   }
 
   Analysis last_analysis() const override { return analysis_; }
-  std::string spec() const override { return "solver:file=" + file_ + spec_options_; }
+  std::string spec() const override {
+    if (file_.empty()) return "solver:" + spec_options_;
+    return "solver:file=" + file_ + spec_options_;
+  }
   const Solution& solution() const { return *solution_; }
 
  private:
@@ -89,19 +94,46 @@ inline void warn_uncertified_once(const std::string& file, const std::string& li
   if (warned.insert(file).second) std::cerr << "sling: warning: " << line << '\n';
 }
 
+// The `solver` agent's options, declared once for the agent and for `sling agents duel`.
+struct DuelSolverOptions {
+  std::string file;
+  bool allow_uncertified = false;
+  std::string objective;
+  static DuelSolverOptions read(OptionReader& reader) {
+    DuelSolverOptions o;
+    o.file = reader.text(
+        "file", "",
+        "solution file written by `sling solve duel` for these rules (with --turn-cap N for rules "
+        "with a turn cap); required without a cap; under a cap it may be left out: the capped "
+        "game is solved on first use and cached");
+    o.allow_uncertified =
+        reader.integer("allow_uncertified", 0, 0, 1,
+                       "1: play from a solution whose bracket is not certified (warns)") != 0;
+    o.objective = reader.text("objective", "score",
+                              "without a file under a turn cap: what to maximise, score (a draw "
+                              "is worth half) or win (David's win probability)");
+    return o;
+  }
+};
+
 inline AgentPtr<duel::DuelGame> make_duel_solver_agent(const duel::DuelGame& game,
                                                        const AgentSpec& spec) {
   OptionReader reader(spec);
-  const std::string file =
-      reader.text("file", "",
-                  "solution file written by `sling solve duel` for these rules (with "
-                  "--turn-cap N for rules with a turn cap)");
-  const bool allow_uncertified =
-      reader.integer("allow_uncertified", 0, 0, 1,
-                     "1: play from a solution whose bracket is not certified (warns)") != 0;
+  const DuelSolverOptions options = DuelSolverOptions::read(reader);
   reader.finish();
+  const std::string& file = options.file;
+  const bool allow_uncertified = options.allow_uncertified;
+  const std::string& objective = options.objective;
+  if (file.empty() && game.rules().turn_cap > 0) {
+    const duel::CappedObjective chosen = duel::parse_objective(objective);
+    return std::make_unique<DuelCappedSolverAgent>(
+        duel::cached_capped_duel_solution(game, chosen), "",
+        std::string("objective=") + duel::objective_name(chosen));
+  }
   if (file.empty()) {
-    throw OptionError("agent 'solver': give the solution file, e.g. solver:file=duel.sol");
+    throw OptionError(
+        "agent 'solver': give the solution file, e.g. solver:file=duel.sol (only rules with a "
+        "turn cap are solved on first use)");
   }
   if (game.rules().turn_cap > 0) {
     // A capped solution is exact (no bracket): allow_uncertified has nothing to allow.

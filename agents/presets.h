@@ -16,6 +16,7 @@
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
+#include "solvers/duel/capped_cache.h"
 
 namespace sling {
 
@@ -33,7 +34,7 @@ template <Game G>
 inline constexpr bool kPlansMovement = std::is_same_v<G, danelaw::DanelawGame>;
 
 template <Game G>
-std::vector<PresetInfo> agent_presets(const G&) {
+std::vector<PresetInfo> agent_presets([[maybe_unused]] const G& game) {
   if constexpr (std::is_same_v<G, duel::DuelGame>) {
     return {
         // The plain heuristic is as strong as `normal` in the duel (level head to head), so easy
@@ -44,9 +45,16 @@ std::vector<PresetInfo> agent_presets(const G&) {
         {"normal", "lookahead:value_pitch=5",
          "the rest of the turn exactly, valued by the 5 cm lattice's exact solution "
          "(interpolated; solved once, a few seconds, then cached)"},
-        {"strong", "lookahead",
-         "the rest of the turn exactly, valued by the exact solution one centimetre coarser (3 cm "
-         "at the default 1 cm lattice; solved once, about 10-20 s, then cached)"},
+        // Under a turn cap that solves in about a minute, exact play of the capped game itself
+        // (the lookahead's values ignore the cap, which decides play near its end).
+        duel::capped_solve_is_cheap(game)
+            ? PresetInfo{"strong", "solver",
+                         "exact play of this capped game (solved once, about a minute at most, "
+                         "then cached)"}
+            : PresetInfo{"strong", "lookahead",
+                         "the rest of the turn exactly, valued by the exact solution one "
+                         "centimetre coarser (3 cm at the default 1 cm lattice; solved once, about "
+                         "10-20 s, then cached)"},
     };
   } else if constexpr (std::is_same_v<G, pig::PigGame>) {
     return {

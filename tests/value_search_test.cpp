@@ -14,6 +14,8 @@
 #include "experiments/play_game.h"
 #include "search/expectimax.h"
 #include "search/mcts.h"
+#include "solvers/duel/capped_cache.h"
+#include "solvers/duel/capped_solve.h"
 #include "solvers/duel/coarse_value.h"
 #include "solvers/duel/solver.h"
 #include "solvers/pig/solver.h"
@@ -354,15 +356,15 @@ TEST(Presets, AcceptedWhereverAnAgentSpecIs) {
   EXPECT_GT(result.plies, 0);
 }
 
-// Under a turn cap the presets still play: the value lattices are solved without the cap (the
-// game itself scores the draw when the cap is reached), so their analysis is an estimate, never
-// called exact, even on the solution's own lattice.
+// Under a turn cap the value-lattice agents still play: their lattices are solved without the cap
+// (the game itself scores the draw when the cap is reached), so their analysis is an estimate,
+// never called exact, even on the solution's own lattice.
 TEST(Presets, PlayCappedRulesValuedAsIfUncapped) {
   TempCache cache;
   duel::DuelRules rules = small_rules(4);
   rules.turn_cap = 12;
   const duel::DuelGame game(rules);
-  for (const char* spec : {"normal", "strong", "lookahead:value_pitch=4"}) {
+  for (const char* spec : {"normal", "lookahead:value_pitch=4"}) {
     auto david = make_agent(game, spec);
     auto goliath = make_agent(game, "easy");
     const GameResult result = play_game(game, *david, *goliath, 5);
@@ -371,6 +373,81 @@ TEST(Presets, PlayCappedRulesValuedAsIfUncapped) {
     EXPECT_FALSE(david->last_analysis().exact) << spec;
     EXPECT_FALSE(david->last_analysis().actions.empty()) << spec;
   }
+}
+
+// Under a cap that solves cheaply `strong` plays the capped game exactly: solved on first use with
+// a progress line, cached, and exact in its analysis.  A cap that would take minutes keeps the
+// lookahead.
+TEST(Presets, StrongPlaysACheapCappedGameExactly) {
+  TempCache cache;
+  duel::DuelRules rules = small_rules(4);
+  rules.turn_cap = 12;
+  const duel::DuelGame game(rules);
+  ASSERT_TRUE(duel::capped_solve_is_cheap(game));
+  auto david = make_agent(game, "strong");
+  EXPECT_EQ(david->spec(), "solver:objective=score");
+  EXPECT_NE(cache.log().find("solving the duel capped at 12 turns"), std::string::npos)
+      << cache.log();
+  const std::string file =
+      duel::capped_solution_cache_path(game, duel::CappedObjective::kScore, cache.path());
+  EXPECT_TRUE(std::filesystem::exists(file));
+  auto goliath = make_agent(game, "easy");
+  const GameResult result = play_game(game, *david, *goliath, 5);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_TRUE(david->last_analysis().exact);
+  // The win objective is a solve and a file of its own.
+  EXPECT_EQ(make_agent(game, "solver:objective=win")->spec(), "solver:objective=win");
+  EXPECT_TRUE(std::filesystem::exists(
+      duel::capped_solution_cache_path(game, duel::CappedObjective::kWin, cache.path())));
+
+  duel::DuelRules long_game;  // the default 1 cm lattice
+  long_game.turn_cap = 100;
+  EXPECT_FALSE(duel::capped_solve_is_cheap(duel::DuelGame(long_game)));
+  EXPECT_EQ(preset_spec(duel::DuelGame(long_game), "strong"), "lookahead");
+  long_game.pitch_cm = 2;  // about 40 s on two cores
+  EXPECT_TRUE(duel::capped_solve_is_cheap(duel::DuelGame(long_game)));
+  EXPECT_FALSE(duel::capped_solve_is_cheap(duel::DuelGame(small_rules(4))));  // no cap
+  EXPECT_THROW(make_agent(duel::DuelGame(small_rules(4)), "solver"), OptionError);
+}
+
+// Across processes: the capped cache file is reused, and a corrupt, truncated or foreign one is
+// solved again with a one-line notice.
+TEST(Presets, CappedCacheIsReusedAndRepaired) {
+  using testing_support::run_sling;
+  TempCache cache;
+  std::filesystem::create_directories(cache.path());
+  duel::DuelRules rules = small_rules(4);
+  rules.turn_cap = 10;
+  const std::string rules_file = cache.path() + "/rules.json";
+  write_file_atomic(rules_file, duel::rules_to_json(rules));
+  const std::string command = "--cache " + cache.path() + " match duel --rules " + rules_file +
+                              " --david strong --goliath heuristic --games 2 --threads 1";
+  const auto first = run_sling(command);
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_NE(first.output.find("solving the duel capped at 10 turns"), std::string::npos)
+      << first.output;
+  const std::string file = duel::capped_solution_cache_path(
+      duel::DuelGame(rules), duel::CappedObjective::kScore, cache.path());
+  const std::string good = read_file(file);
+  const auto second = run_sling(command);
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_EQ(second.output.find("solving"), std::string::npos) << second.output;
+  for (const std::string& broken :
+       {std::string("not a solution"), good.substr(0, good.size() / 2), std::string()}) {
+    write_file_atomic(file, broken);
+    const auto repaired = run_sling(command);
+    ASSERT_EQ(repaired.status, 0) << repaired.output;
+    EXPECT_NE(repaired.output.find("is unusable"), std::string::npos) << repaired.output;
+    EXPECT_EQ(read_file(file).size(), good.size());
+  }
+  // Another cap's solution under this name (a foreign file).
+  duel::DuelRules other = rules;
+  other.turn_cap = 6;
+  duel::solve_capped_duel(duel::DuelGame(other), duel::CappedObjective::kScore).save(file);
+  const auto replaced = run_sling(command);
+  ASSERT_EQ(replaced.status, 0) << replaced.output;
+  EXPECT_NE(replaced.output.find("is unusable"), std::string::npos) << replaced.output;
+  EXPECT_EQ(read_file(file).size(), good.size());
 }
 
 }  // namespace

@@ -314,6 +314,11 @@ void set_duel_cache_log(std::function<void(const std::string&)> log) {
   cache_log() = std::move(log);
 }
 
+void duel_cache_log_line(const std::string& line) {
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  log_line(line);
+}
+
 std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory) {
   char name[32];
   std::snprintf(name, sizeof(name), "duel-%016llx.sol",

@@ -103,6 +103,8 @@ std::string duel_solution_cache_path(const DuelGame& game, const std::string& di
 
 // Progress and notice lines of the cache (defaults to stderr).  Process-wide.
 void set_duel_cache_log(std::function<void(const std::string&)> log);
+// Writes one line to the cache's log.
+void duel_cache_log_line(const std::string& line);
 
 // The solution of `game`'s rules: loaded from the cache, else solved (with a progress line) and
 // saved there.  A corrupt, truncated or foreign cache file is solved again with a one-line notice.

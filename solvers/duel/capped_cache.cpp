@@ -1,0 +1,99 @@
+#include "solvers/duel/capped_cache.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "solvers/duel/capped_solve.h"
+#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/index.h"
+
+namespace sling::duel {
+namespace {
+
+// Canonical states times turns that two threads solve in about a minute (see the header).
+constexpr double kCheapStateTurns = 1.5e8;
+
+// Few keyframes: a cached solve is small (cheap by construction), and play recomputes the turns
+// between two keyframes once, going down through them.
+constexpr int kCachedKeyframeEvery = 10;
+
+std::shared_ptr<const CappedDuelSolution> load_cached(const DuelGame& game,
+                                                      CappedObjective objective,
+                                                      const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return nullptr;
+  try {
+    auto solution =
+        std::make_shared<const CappedDuelSolution>(CappedDuelSolution::load(path, &game));
+    if (solution->objective() == objective) return solution;
+    duel_cache_log_line("sling: cached capped solution " + path +
+                        " has another objective; solving again");
+  } catch (const std::exception& e) {
+    duel_cache_log_line("sling: cached capped solution " + path + " is unusable (" + e.what() +
+                        "); solving again");
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool capped_solve_is_cheap(const DuelGame& game) {
+  if (game.rules().turn_cap <= 0) return false;
+  const DuelIndex index(game);
+  // Half the pairs are mirror images; six layers with God, three without.
+  const double layers = game.rules().god_enabled ? 6 : 3;
+  const double canonical = 0.5 * static_cast<double>(index.pairs()) * DuelIndex::kSlots * layers;
+  return canonical * game.rules().turn_cap <= kCheapStateTurns;
+}
+
+std::string capped_solution_cache_path(const DuelGame& game, CappedObjective objective,
+                                       const std::string& directory) {
+  std::string path = duel_solution_cache_path(game, directory);
+  path.resize(path.size() - 4);  // ".sol"
+  return path + "-" + objective_name(objective) + ".sol";
+}
+
+std::shared_ptr<const CappedDuelSolution> cached_capped_duel_solution(const DuelGame& game,
+                                                                      CappedObjective objective) {
+  check_capped_solvable(game);
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const CappedDuelSolution>> loaded;
+  const std::string directory = duel_cache_directory();
+  const std::string path = capped_solution_cache_path(game, objective, directory);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = loaded[path];
+  if (slot) return slot;
+  slot = load_cached(game, objective, path);
+  if (slot) return slot;
+  duel_cache_log_line("sling: solving the duel capped at " + std::to_string(game.rules().turn_cap) +
+                      " turns (pitch " + std::to_string(game.rules().pitch_cm) + " cm, objective " +
+                      objective_name(objective) + "; once, cached in " + directory + ")...");
+  const auto start = std::chrono::steady_clock::now();
+  CappedOptions options;
+  options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  options.keyframe_every = kCachedKeyframeEvery;
+  auto solution =
+      std::make_shared<const CappedDuelSolution>(solve_capped_duel(game, objective, options));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    std::filesystem::create_directories(directory);
+    solution->save(path);
+    char line[64];
+    std::snprintf(line, sizeof(line), "%.1f", seconds);
+    duel_cache_log_line("sling: solved in " + std::string(line) + " s; saved " + path);
+  } catch (const std::exception& e) {
+    duel_cache_log_line("sling: could not save the capped solution to the cache (" +
+                        std::string(e.what()) + ")");
+  }
+  slot = solution;
+  return slot;
+}
+
+}  // namespace sling::duel
