@@ -22,6 +22,7 @@
 #include "experiments/play_game.h"
 #include "experiments/studies/god_study_svg.h"
 #include "experiments/studies/god_study_words.h"
+#include "solvers/duel/turn_expectation.h"
 
 namespace sling::duel {
 
@@ -51,12 +52,7 @@ GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int6
       a = sample_chance(game, s, dice);
     } else {
       const auto values = solution.action_values(s);
-      const bool david = game.current_player(s) == kDavid;
-      std::size_t best = 0;
-      for (std::size_t i = 1; i < values.size(); ++i) {
-        if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
-          best = i;
-      }
+      const std::size_t best = best_index_of_actions(game, s, values);
       a = values[best].first;
       if (s.phase == Phase::kGod) {
         const bool reroll = a != act::kAccept;
@@ -247,6 +243,10 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
         for (int w : winners) m.wins += w == kDavid;
         m.ci = wilson_interval(m.wins, m.games);
         matchups.push_back(m);
+        log("  " + std::to_string(matchups.size()) + " of " +
+            std::to_string(options.agents.size() * options.agents.size()) + ": David " + d +
+            " against Goliath " + g + ", David won " + std::to_string(m.wins) + " of " +
+            std::to_string(m.games));
       }
     }
   }

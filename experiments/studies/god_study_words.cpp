@@ -114,7 +114,7 @@ std::string situation(const DuelGame& game, const DuelState& s) {
       break;
     case Roll::kStoneDaze:
       std::snprintf(text, sizeof text, "die %d (%s)", d,
-                    d <= game.rules().daze_max ? "dazed" : "absorbed");
+                    d <= game.rules().daze_max ? "dazed" : "not dazed");
       break;
     case Roll::kSearch:
       std::snprintf(text, sizeof text, "die %d (%s), gap %d cm", d,

@@ -11,6 +11,7 @@
 #include "engine/core/game.h"
 #include "engine/core/random.h"
 #include "solvers/duel/capped_solve.h"
+#include "solvers/duel/turn_expectation.h"
 
 namespace sling::duel {
 
@@ -55,12 +56,7 @@ void play_through_turn(const CappedDuelSolution& solution, LiveGame& g, int turn
       continue;
     }
     const auto values = solution.action_values(s);
-    const bool david = game.current_player(s) == kDavid;
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < values.size(); ++i) {
-      if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
-        best = i;
-    }
+    const std::size_t best = best_index_of_actions(game, s, values);
     if (s.phase == Phase::kGod) {
       // The initiative comes before the first turn: it counts the whole cap as left.
       const int left = std::min(cap, turns_in_solution - static_cast<int>(s.turn) + 1);

@@ -82,9 +82,10 @@ std::vector<std::pair<Action, double>> values_of_actions(const DuelGame& game, c
   return out;
 }
 
-// The best of those values for the side to move (the first of equal ones).
-inline Action best_of_actions(const DuelGame& game, const DuelState& s,
-                              const std::vector<std::pair<Action, double>>& values) {
+// The index of the best of those values for the side to move (the first of equal ones); the
+// studies read its value and, at God's decision, its gain over accepting (values[0]) too.
+inline std::size_t best_index_of_actions(const DuelGame& game, const DuelState& s,
+                                         const std::vector<std::pair<Action, double>>& values) {
   if (values.empty()) throw IllegalActionError("no decision is pending");
   const bool david = game.current_player(s) == kDavid;
   std::size_t best = 0;
@@ -92,7 +93,13 @@ inline Action best_of_actions(const DuelGame& game, const DuelState& s,
     if (david ? values[i].second > values[best].second : values[i].second < values[best].second)
       best = i;
   }
-  return values[best].first;
+  return best;
+}
+
+// The best of those values' action.
+inline Action best_of_actions(const DuelGame& game, const DuelState& s,
+                              const std::vector<std::pair<Action, double>>& values) {
+  return values[best_index_of_actions(game, s, values)].first;
 }
 
 }  // namespace sling::duel
