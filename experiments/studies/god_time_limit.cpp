@@ -163,6 +163,8 @@ TimeLimitStudyResult run_time_limit_study(const DuelGame& game,
         std::max<std::uint64_t>(1, (all + options.keyframe_budget_bytes - 1) /
                                        std::max<std::uint64_t>(1, options.keyframe_budget_bytes)));
     study.keyframe_every = solver.keyframe_every;
+    // The solver's own progress (every twentieth of the turns), under the study's clock.
+    solver.log = [&](const std::string& line) { log("  " + line); };
     log(std::string("solving the duel capped at ") + std::to_string(result.rules.turn_cap) +
         " turns, objective " + objective_name(objectives[o]) + " (every shorter cap on the way)");
     const CappedDuelSolution solution = solve_capped_duel(capped, objectives[o], solver);
