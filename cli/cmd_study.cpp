@@ -112,8 +112,8 @@ void run_time_limit(const StudyGodCommand& c) {
   check_writable((std::filesystem::path(c.out) / "report.md").string());
   const int longest = *std::max_element(c.turn_caps.begin(), c.turn_caps.end());
   // What it costs: one backward induction per objective to the longest cap (a pass a turn:
-  // about 0.05 s at pitch 3, 0.4 s at pitch 2 and 6 s at pitch 1 on 2 cores), then the games.
-  const double pass_seconds = rules.pitch_cm >= 3 ? 0.05 : rules.pitch_cm == 2 ? 0.4 : 6.5;
+  // about 0.05 s at pitch 3, 0.2 s at pitch 2 and 4.8 s at pitch 1 on 2 cores), then the games.
+  const double pass_seconds = rules.pitch_cm >= 3 ? 0.05 : rules.pitch_cm == 2 ? 0.2 : 4.8;
   std::cerr << "study god: two exact solves of the duel capped at " << longest << " turns (about "
             << static_cast<int>(2 * longest * pass_seconds / 60 + 1) << " min at a "
             << rules.pitch_cm << " cm pitch on 2 cores), then " << c.games_per_cap

@@ -1,5 +1,6 @@
 #include "cli/solve_duel_capped.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -11,7 +12,9 @@
 namespace sling::cli {
 namespace {
 
+// A probability the solve did not compute (--value-only) is NaN: null in JSON, "-" in text.
 std::string number(double v) {
+  if (std::isnan(v)) return "null";
   char buffer[40];
   std::snprintf(buffer, sizeof(buffer), "%.10f", v);
   return buffer;
@@ -22,9 +25,16 @@ std::string outcome_json(const duel::CappedOutcome& o) {
          ", \"draw\": " + number(o.draw) + ", \"goliath_wins\": " + number(o.goliath_wins) + "}";
 }
 
+std::string share(double v) {
+  if (std::isnan(v)) return "-";
+  char buffer[40];
+  std::snprintf(buffer, sizeof(buffer), "%.6f", v);
+  return buffer;
+}
+
 void print_outcome(const char* label, const duel::CappedOutcome& o) {
-  std::printf("  %-26s %.8f   %.6f  %.6f  %.6f\n", label, o.value, o.david_wins, o.draw,
-              o.goliath_wins);
+  std::printf("  %-26s %.8f   %-8s  %-8s  %-8s\n", label, o.value, share(o.david_wins).c_str(),
+              share(o.draw).c_str(), share(o.goliath_wins).c_str());
 }
 
 }  // namespace
@@ -41,6 +51,7 @@ void run_solve_capped(const SolveCappedCommand& c, const duel::DuelGame& game) {
   duel::CappedOptions options;
   options.threads = c.threads;
   options.keyframe_every = c.keyframe_every;
+  options.outcomes = !c.value_only;
   if (!c.quiet && !c.json) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
   const duel::CappedDuelSolution solution = duel::solve_capped_duel(game, objective, options);
   solution.save(c.out);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -330,6 +331,46 @@ TEST(DuelCappedSolver, FilesRoundTripAndRefuseCorruptTruncatedForeignAndOtherRul
             std::string::npos);
 }
 
+// Without the outcome split the values are the same to the bit (the split only rides along the
+// same choices), the split is NaN and survives the file, and under the win objective David's win
+// is the value itself.
+TEST(DuelCappedSolver, ValueOnlySolveHasTheSameValuesWithoutTheSplit) {
+  const DuelRules rules = small_rules(4, 9);
+  for (const CappedObjective objective : {CappedObjective::kScore, CappedObjective::kWin}) {
+    const CappedDuelSolution full = solve(rules, objective, 2, 3);
+    CappedOptions options;
+    options.keyframe_every = 3;
+    options.outcomes = false;
+    const CappedDuelSolution fast = solve_capped_duel(DuelGame(rules), objective, options);
+    const CappedSummary &a = full.summary(), &b = fast.summary();
+    ASSERT_EQ(b.start_by_cap.size(), 9u);
+    for (std::size_t k = 0; k < 9; ++k) {
+      EXPECT_EQ(a.start_by_cap[k].value, b.start_by_cap[k].value) << k;
+      EXPECT_EQ(a.start_by_cap_without_god[k].value, b.start_by_cap_without_god[k].value) << k;
+      EXPECT_TRUE(std::isnan(b.start_by_cap[k].draw)) << k;
+      EXPECT_TRUE(std::isnan(b.start_by_cap[k].goliath_wins)) << k;
+    }
+    EXPECT_EQ(a.david_first.value, b.david_first.value);
+    EXPECT_EQ(a.goliath_first_without_god.value, b.goliath_first_without_god.value);
+    if (objective == CappedObjective::kWin) {
+      EXPECT_EQ(a.start.david_wins, b.start.david_wins);
+    } else {
+      EXPECT_TRUE(std::isnan(b.start.david_wins));
+    }
+    ASSERT_EQ(full.keyframes().size(), fast.keyframes().size());
+    for (std::size_t k = 0; k < full.keyframes().size(); ++k) {
+      EXPECT_EQ(full.keyframes()[k].values, fast.keyframes()[k].values);
+      EXPECT_EQ(full.keyframes()[k].lost_turn, fast.keyframes()[k].lost_turn);
+    }
+    const std::string path = temp_path("value_only.csol");
+    fast.save(path);
+    const CappedDuelSolution loaded = CappedDuelSolution::load(path);
+    EXPECT_TRUE(std::isnan(loaded.summary().start.goliath_wins));
+    EXPECT_EQ(loaded.summary().start.value, b.start.value);
+    std::filesystem::remove(path);
+  }
+}
+
 TEST(DuelCappedSolver, TheSolveCommandTakesTheCapAndRefusesTheUncappedOptions) {
   using testing_support::run_sling;
   const std::string out = temp_path("command.csol");
@@ -347,6 +388,17 @@ TEST(DuelCappedSolver, TheSolveCommandTakesTheCapAndRefusesTheUncappedOptions) {
   const auto stray = run_sling("solve duel --pitch 5 --objective win --out " + out);
   EXPECT_EQ(stray.status, 2) << stray.output;
   EXPECT_EQ(testing_support::count_lines(stray.output), 1) << stray.output;
+  // --value-only: the split is null in JSON and "-" in text; without a cap it is refused.
+  const auto fast = run_sling("solve duel --turn-cap 6 --pitch 5 --value-only --json --out " + out);
+  ASSERT_EQ(fast.status, 0) << fast.output;
+  EXPECT_NE(fast.output.find("\"draw\": null"), std::string::npos) << fast.output;
+  const auto text =
+      run_sling("solve duel --turn-cap 6 --pitch 5 --value-only --quiet --out " + out);
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_NE(text.output.find("-         -         -"), std::string::npos) << text.output;
+  EXPECT_EQ(text.output.find("nan"), std::string::npos) << text.output;
+  const auto stray_fast = run_sling("solve duel --pitch 5 --value-only --out " + out);
+  EXPECT_EQ(stray_fast.status, 2) << stray_fast.output;
 }
 
 TEST(DuelCappedSolver, TheSolverAgentPlaysCappedRulesAndItsGamesAgreeWithTheSolvedOutcome) {

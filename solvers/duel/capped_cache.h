@@ -12,8 +12,9 @@ namespace sling::duel {
 
 // The capped solve of `game`'s rules is cheap when its estimated time is about a minute or less
 // on two cores: the canonical states times the turn cap under a budget measured on this solver
-// (about 2.4 million canonical states a second over two threads; pitch 2 on the default board is
-// about 0.4 s a turn, pitch 1 about 6.6 s).  False without a cap.
+// (with the outcome split, about 3 million canonical states a second over two threads: pitch 2 on
+// the default board is about 0.2-0.4 s a turn, pitch 1 about 5 s; the cache solves without the
+// split, about twice as fast, so the estimate is cautious).  False without a cap.
 bool capped_solve_is_cheap(const DuelGame& game);
 
 // The file that caches `game`'s capped solution for `objective`:

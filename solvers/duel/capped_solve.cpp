@@ -6,6 +6,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 
 #include "engine/core/errors.h"
 #include "solvers/duel/capped_turn.h"
@@ -46,6 +47,14 @@ CappedOutcome outcome_of(Pair v, CappedObjective objective) {
   }
   o.draw = std::max(0.0, o.draw);
   o.david_wins = std::max(0.0, o.david_wins);
+  return o;
+}
+
+// The objective's value alone (a solve without the outcome split).
+CappedOutcome outcome_of(double v, CappedObjective objective) {
+  const double unknown = std::numeric_limits<double>::quiet_NaN();
+  CappedOutcome o{v, unknown, unknown, unknown};
+  if (objective == CappedObjective::kWin) o.david_wins = v;
   return o;
 }
 
@@ -106,20 +115,23 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
   std::array<std::vector<double>, 3> g, e;
   for (int b = 0; b < 3; ++b) {
     g[b].assign(size, draw);
-    e[b].assign(size, 0.0);
+    if (options.outcomes) e[b].assign(size, 0.0);
   }
   auto values = [&](int b) { return CappedValues{g[b].data(), e[b].data()}; };
-  CappedScratch<Mode::kBothFixed> scratch(lattice);
   std::vector<CappedKeyframe> keyframes;
   const std::uint8_t kit = kShield | kJavelin;
   int older = 0, previous = 1, current = 2;
-  tbb::task_arena arena(std::max(1, options.threads));
-  arena.execute([&] {
+  // The passes in mode M: kBothFixed carries e (the outcome split), kOptimal the value alone.
+  auto run_passes = [&]<Mode M>() {
+    using T = typename Ops<M>::T;
+    CappedScratch<M> scratch(lattice);
+    const T win = capped_win<M>(0.0, false), loss = capped_loss<M>();
     for (int k = 1; k <= cap; ++k) {
-      capped_turn<Mode::kBothFixed>(lattice, layers, values(older), values(previous),
-                                    values(current), draw, k == 1, scratch);
-      const TurnEvaluator<Mode::kBothFixed> ev(lattice, g[current].data(), e[current].data(),
-                                               Pair{1, 0}, Pair{0, 1});
+      capped_turn<M>(lattice, layers, values(older), values(previous), values(current), draw,
+                     k == 1, scratch);
+      const TurnEvaluator<M> ev(lattice, g[current].data(),
+                                M == Mode::kBothFixed ? e[current].data() : g[current].data(), win,
+                                loss);
       summary.start_by_cap_without_god.push_back(outcome_of(ev.initiative(false, 0.0), objective));
       summary.start_by_cap.push_back(god ? outcome_of(ev.initiative(true, 0.0), objective)
                                          : summary.start_by_cap_without_god.back());
@@ -141,15 +153,28 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
       if (options.log && (k == cap || k % std::max(1, cap / 20) == 0)) {
         char line[200];
         const CappedOutcome& o = summary.start_by_cap.back();
-        std::snprintf(line, sizeof line,
-                      "turns %5d/%d  value %.8f  David %.6f  draw %.6f  Goliath %.6f  %.1f s", k,
-                      cap, o.value, o.david_wins, o.draw, o.goliath_wins, seconds_since(start));
+        if (M == Mode::kBothFixed) {
+          std::snprintf(line, sizeof line,
+                        "turns %5d/%d  value %.8f  David %.6f  draw %.6f  Goliath %.6f  %.1f s", k,
+                        cap, o.value, o.david_wins, o.draw, o.goliath_wins, seconds_since(start));
+        } else {
+          std::snprintf(line, sizeof line, "turns %5d/%d  value %.8f  %.1f s", k, cap, o.value,
+                        seconds_since(start));
+        }
         options.log(line);
       }
       const int freed = older;
       older = previous;
       previous = current;
       current = freed;
+    }
+  };
+  tbb::task_arena arena(std::max(1, options.threads));
+  arena.execute([&] {
+    if (options.outcomes) {
+      run_passes.template operator()<Mode::kBothFixed>();
+    } else {
+      run_passes.template operator()<Mode::kOptimal>();
     }
   });
   summary.seconds = seconds_since(start);
