@@ -281,6 +281,20 @@ TEST(DuelCoarseValue, InterpolationFromACoarserLatticeIsClose) {
                RulesError);
 }
 
+// A corrupt, truncated or empty cache file in place of `good`: `command` solves it again with a
+// one-line notice and writes the file back whole.
+void expect_broken_cache_file_solved_again(const std::string& command, const std::string& file,
+                                           const std::string& good) {
+  for (const std::string& broken :
+       {std::string("not a solution"), good.substr(0, good.size() / 2), std::string()}) {
+    write_file_atomic(file, broken);
+    const auto repaired = testing_support::run_sling(command);
+    ASSERT_EQ(repaired.status, 0) << repaired.output;
+    EXPECT_NE(repaired.output.find("is unusable"), std::string::npos) << repaired.output;
+    EXPECT_EQ(read_file(file).size(), good.size());
+  }
+}
+
 // The cache: computed on first use with a progress line, reused, and a corrupt, truncated or
 // foreign file is solved again with a one-line notice.
 TEST(DuelCoarseValue, CacheIsWrittenReusedAndRepaired) {
@@ -304,14 +318,7 @@ TEST(DuelCoarseValue, CacheIsWrittenReusedAndRepaired) {
 
   const std::string good = read_file(file);
   const std::string foreign = duel::duel_solution_cache_path(duel::DuelGame(small_rules(5)), "x");
-  for (const std::string& broken :
-       {std::string("not a solution"), good.substr(0, good.size() / 2), std::string()}) {
-    write_file_atomic(file, broken);
-    const auto repaired = run_sling(command);
-    ASSERT_EQ(repaired.status, 0) << repaired.output;
-    EXPECT_NE(repaired.output.find("is unusable"), std::string::npos) << repaired.output;
-    EXPECT_EQ(read_file(file).size(), good.size());
-  }
+  expect_broken_cache_file_solved_again(command, file, good);
   // A solution of other rules under this name (a foreign file).
   const duel::DuelGame pitch5(small_rules(5));
   duel::solve_duel(pitch5).save(file);
@@ -432,14 +439,7 @@ TEST(Presets, CappedCacheIsReusedAndRepaired) {
   const auto second = run_sling(command);
   ASSERT_EQ(second.status, 0) << second.output;
   EXPECT_EQ(second.output.find("solving"), std::string::npos) << second.output;
-  for (const std::string& broken :
-       {std::string("not a solution"), good.substr(0, good.size() / 2), std::string()}) {
-    write_file_atomic(file, broken);
-    const auto repaired = run_sling(command);
-    ASSERT_EQ(repaired.status, 0) << repaired.output;
-    EXPECT_NE(repaired.output.find("is unusable"), std::string::npos) << repaired.output;
-    EXPECT_EQ(read_file(file).size(), good.size());
-  }
+  expect_broken_cache_file_solved_again(command, file, good);
   // Another cap's solution under this name (a foreign file).
   duel::DuelRules other = rules;
   other.turn_cap = 6;

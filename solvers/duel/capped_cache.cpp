@@ -83,16 +83,8 @@ std::shared_ptr<const CappedDuelSolution> cached_capped_duel_solution(const Duel
       std::make_shared<const CappedDuelSolution>(solve_capped_duel(game, objective, options));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  try {
-    std::filesystem::create_directories(directory);
-    solution->save(path);
-    char line[64];
-    std::snprintf(line, sizeof(line), "%.1f", seconds);
-    duel_cache_log_line("sling: solved in " + std::string(line) + " s; saved " + path);
-  } catch (const std::exception& e) {
-    duel_cache_log_line("sling: could not save the capped solution to the cache (" +
-                        std::string(e.what()) + ")");
-  }
+  save_solved_in_duel_cache([&](const std::string& file) { solution->save(file); }, directory, path,
+                            seconds, "capped solution", duel_cache_log_line);
   slot = solution;
   return slot;
 }

@@ -319,6 +319,21 @@ void duel_cache_log_line(const std::string& line) {
   log_line(line);
 }
 
+void save_solved_in_duel_cache(const std::function<void(const std::string&)>& save,
+                               const std::string& directory, const std::string& path,
+                               double seconds, const std::string& what,
+                               const std::function<void(const std::string&)>& log) {
+  try {
+    std::filesystem::create_directories(directory);
+    save(path);
+    char line[64];
+    std::snprintf(line, sizeof(line), "%.1f", seconds);
+    log("sling: solved in " + std::string(line) + " s; saved " + path);
+  } catch (const std::exception& e) {
+    log("sling: could not save the " + what + " to the cache (" + std::string(e.what()) + ")");
+  }
+}
+
 std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory) {
   char name[32];
   std::snprintf(name, sizeof(name), "duel-%016llx.sol",
@@ -353,16 +368,8 @@ std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game) {
   auto solution = std::make_shared<const DuelSolution>(solve_duel(game, options));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  try {
-    std::filesystem::create_directories(directory);
-    solution->save(path);
-    char line[64];
-    std::snprintf(line, sizeof(line), "%.1f", seconds);
-    log_line("sling: solved in " + std::string(line) + " s; saved " + path);
-  } catch (const std::exception& e) {
-    log_line("sling: could not save the duel solution to the cache (" + std::string(e.what()) +
-             ")");
-  }
+  save_solved_in_duel_cache([&](const std::string& file) { solution->save(file); }, directory, path,
+                            seconds, "duel solution", log_line);
   slot = solution;
   return slot;
 }

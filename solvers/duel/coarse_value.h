@@ -106,6 +106,14 @@ void set_duel_cache_log(std::function<void(const std::string&)> log);
 // Writes one line to the cache's log.
 void duel_cache_log_line(const std::string& line);
 
+// Saves a solution just solved (`save(path)`) into the cache directory and logs how long the solve
+// took; a failure to save is logged, not thrown (the solution in memory serves all the same).
+// `what` names the solution in the failure's line.
+void save_solved_in_duel_cache(const std::function<void(const std::string&)>& save,
+                               const std::string& directory, const std::string& path,
+                               double seconds, const std::string& what,
+                               const std::function<void(const std::string&)>& log);
+
 // The solution of `game`'s rules: loaded from the cache, else solved (with a progress line) and
 // saved there.  A corrupt, truncated or foreign cache file is solved again with a one-line notice.
 // Shared per rules and process.  Thread-safe.
