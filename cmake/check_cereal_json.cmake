@@ -1,5 +1,8 @@
 # Fails when a source includes cereal's JSON archive or rapidjson directly instead of through
 # engine/core/cereal_json.h, which makes rapidjson's failed assertions plain, catchable errors.
+# It also fails when a source outside the tests calls rapidjson's Parse itself instead of
+# sling::parse_json, which first makes numbers with all-zero digits safe for rapidjson 1.1; a line
+# that parses Sling's own output says so with "sling's own output" in a comment.
 # Usage: cmake -DROOT=<source dir> -P cmake/check_cereal_json.cmake
 cmake_minimum_required(VERSION 3.25)
 set(violations "")
@@ -9,19 +12,27 @@ foreach(folder engine solvers search agents experiments play cli tests bench fuz
     if(source MATCHES "engine/core/cereal_json\\.(h|cpp)$")
       continue()
     endif()
+    file(RELATIVE_PATH relative "${ROOT}" "${source}")
+    if(NOT folder STREQUAL "tests")
+      file(STRINGS "${source}" parses REGEX "\\.Parse[(<]")
+      foreach(line IN LISTS parses)
+        if(NOT line MATCHES "sling's own output")
+          string(APPEND violations "  ${relative}: ${line}\n")
+        endif()
+      endforeach()
+    endif()
     file(STRINGS "${source}" lines REGEX "^#include")
     set(seen_ours FALSE)
     foreach(line IN LISTS lines)
       if(line MATCHES "engine/core/cereal_json\\.h|engine/core/json_options\\.h|engine/core/state_io\\.h")
         set(seen_ours TRUE)
       elseif(line MATCHES "<cereal/archives/json\\.hpp>|<rapidjson/" AND NOT seen_ours)
-        file(RELATIVE_PATH relative "${ROOT}" "${source}")
         string(APPEND violations "  ${relative}: ${line}\n")
       endif()
     endforeach()
   endforeach()
 endforeach()
 if(violations)
-  message(FATAL_ERROR "Include engine/core/cereal_json.h before cereal's JSON or rapidjson:\n${violations}")
+  message(FATAL_ERROR "Include engine/core/cereal_json.h before cereal's JSON or rapidjson, and parse with sling::parse_json:\n${violations}")
 endif()
 message(STATUS "cereal JSON: every include goes through engine/core/cereal_json.h")

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <limits>
+#include <optional>
 #include <utility>
 
 namespace sling {
@@ -58,9 +60,103 @@ void throw_json_value_error(const char* condition) {
   throw JsonValueError(plain_json_problem(condition));
 }
 
+namespace {
+
+bool is_digit(std::string_view text, std::size_t i) {
+  return i < text.size() && text[i] >= '0' && text[i] <= '9';
+}
+
+// The length of the number rapidjson reads at `start` (a digit): "0" or a run of digits, then '.'
+// and digits, then 'e' or 'E', a sign and digits; 0 when rapidjson stops with an error before
+// converting it (a '.' or an exponent without digits).
+std::size_t json_number_length(std::string_view text, std::size_t start) {
+  std::size_t end = start + 1;
+  if (text[start] != '0') {
+    while (is_digit(text, end)) ++end;
+  }
+  if (end < text.size() && text[end] == '.') {
+    if (!is_digit(text, ++end)) return 0;
+    while (is_digit(text, end)) ++end;
+  }
+  if (end < text.size() && (text[end] == 'e' || text[end] == 'E')) {
+    ++end;
+    if (end < text.size() && (text[end] == '+' || text[end] == '-')) ++end;
+    if (!is_digit(text, end)) return 0;
+    while (is_digit(text, end)) ++end;
+  }
+  return end - start;
+}
+
+// The power of ten of the first significant digit of a number json_number_length accepted, or
+// INT_MIN when every digit of its significand is a zero.  The exponent saturates far outside a
+// double's range.
+int leading_power_of_ten(std::string_view number) {
+  std::size_t integer_digits = 0;
+  while (is_digit(number, integer_digits)) ++integer_digits;
+  std::size_t fraction_end = integer_digits;
+  if (fraction_end < number.size() && number[fraction_end] == '.') {
+    ++fraction_end;
+    while (is_digit(number, fraction_end)) ++fraction_end;
+  }
+  int exponent = 0;
+  if (fraction_end < number.size()) {  // 'e' or 'E', a sign, digits
+    std::size_t at = fraction_end + 1;
+    const bool negative = number[at] == '-';
+    if (number[at] == '+' || number[at] == '-') ++at;
+    for (; at < number.size(); ++at)
+      exponent = std::min(exponent * 10 + (number[at] - '0'), 1000000);
+    if (negative) exponent = -exponent;
+  }
+  for (std::size_t i = 0; i < integer_digits; ++i) {
+    if (number[i] != '0') return static_cast<int>(integer_digits - 1 - i) + exponent;
+  }
+  for (std::size_t i = integer_digits + 1; i < fraction_end; ++i) {
+    if (number[i] != '0') return exponent - static_cast<int>(i - integer_digits);
+  }
+  return std::numeric_limits<int>::min();
+}
+
+}  // namespace
+
+std::string with_safe_json_numbers(std::string_view text) {
+  std::string safe(text);
+  bool in_string = false;
+  std::size_t i = 0;
+  while (i < safe.size()) {
+    const char c = safe[i];
+    if (in_string) {
+      i += c == '\\' ? 2 : 1;
+      if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      ++i;
+      continue;
+    }
+    if (!is_digit(safe, i)) {
+      ++i;
+      continue;
+    }
+    // A number from its first digit (a sign before it stays where it is).
+    const std::size_t length = json_number_length(safe, i);
+    if (length > 3 && leading_power_of_ten(std::string_view(safe).substr(i, length)) <
+                          kSmallestPowerOfTenReadExactly) {
+      safe.replace(i, length, "0.0" + std::string(length - 3, ' '));
+    }
+    i += std::max<std::size_t>(length, 1);
+  }
+  return safe;
+}
+
+void parse_json(rapidjson::Document& document, std::string_view text) {
+  const std::string safe = with_safe_json_numbers(text);
+  document.Parse(safe.data(), safe.size());
+}
+
 std::string json_syntax_problem(std::string_view text) {
   rapidjson::Document document;
-  document.Parse(text.data(), text.size());
+  parse_json(document, text);
   if (!document.HasParseError()) return "";
   const std::size_t offset = std::min(document.GetErrorOffset(), text.size());
   const std::size_t line =

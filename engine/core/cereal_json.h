@@ -36,3 +36,22 @@ std::string json_syntax_problem(std::string_view text);
   if (!(x)) ::sling::throw_json_value_error(#x)
 
 #include <cereal/archives/json.hpp>
+
+namespace sling {
+
+// Debian 12's rapidjson 1.1 converts a number whose digits are all zeros ("0e71", "0.0E-031", "0."
+// and 23 zeros) or whose magnitude is below about 1e-330 ("0.0033E-333") through a path that
+// normalises a zero significand (clz(0)) or reads outside its table of powers of ten: a wrong value
+// (1.4e-42 for "0." and 23 zeros), undefined behaviour, a SEGV under AddressSanitizer (fixed
+// upstream after 1.1.0).  This returns `text` with every number that is zero or smaller in
+// magnitude than 1e-300 (no setting of Sling's is) written "0.0" and padded with spaces: zero of
+// the same sign, the same length (error columns do not move), all other text untouched.
+inline constexpr int kSmallestPowerOfTenReadExactly = -300;
+std::string with_safe_json_numbers(std::string_view text);
+
+// Parses `text` into `document` the one safe way; every JSON reader in Sling goes through it or
+// through with_safe_json_numbers (the CerealJsonInclude test checks that no source calls
+// rapidjson's Parse itself).
+void parse_json(rapidjson::Document& document, std::string_view text);
+
+}  // namespace sling

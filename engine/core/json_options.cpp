@@ -68,7 +68,7 @@ void merge_checked(rapidjson::Value& base, const rapidjson::Value& overrides,
 
 rapidjson::Document parse_or_throw(std::string_view text, std::string_view what) {
   rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
+  parse_json(doc, text);
   if (doc.HasParseError()) {
     throw RulesError(std::string(what) + ": malformed JSON at offset " +
                      std::to_string(doc.GetErrorOffset()));

@@ -34,7 +34,7 @@ GameRecord load_json(std::string_view text) {
     throw FileFormatError(problem);
   }
   rapidjson::Document document;
-  document.Parse(text.data(), text.size());
+  parse_json(document, text);
   if (!document.IsObject()) throw FileFormatError("expected a JSON object");
   static constexpr std::string_view kKeys[] = {"format", "version", "game",  "rules",
                                                "seed",   "history", "agents"};

@@ -27,7 +27,7 @@ template <class State>
 State state_from_json(std::string_view text) {
   State state{};
   try {
-    std::istringstream in{std::string(text)};
+    std::istringstream in{with_safe_json_numbers(text)};
     cereal::JSONInputArchive archive(in);
     archive(cereal::make_nvp("state", state));
   } catch (const JsonValueError& e) {

@@ -123,7 +123,7 @@ RawMap read_raw_map(std::string_view json) {
     throw RulesError(problem);
   }
   rapidjson::Document document;
-  document.Parse(json.data(), json.size());
+  parse_json(document, json);
   const FieldReader top(document, "", {"name", "hex_km", "hexes"},
                         {"towns", "rivers", "content_hash"});
   RawMap raw;

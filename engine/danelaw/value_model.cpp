@@ -205,7 +205,7 @@ std::string ValueModel::to_json() const {
 
 ValueModel ValueModel::from_json(std::string_view text, const std::string& origin) {
   rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
+  parse_json(doc, text);
   if (doc.HasParseError()) {
     fail(origin, std::string("not JSON (") + rapidjson::GetParseError_En(doc.GetParseError()) +
                      " at offset " + std::to_string(doc.GetErrorOffset()) + ")");

@@ -47,7 +47,7 @@ std::string TournamentConfig::to_json() const {
 
 TournamentConfig TournamentConfig::from_json(std::string_view text, const std::string& path) {
   rapidjson::Document document;
-  document.Parse(text.data(), text.size());
+  parse_json(document, text);
   auto fail = [&](const std::string& reason) -> TournamentConfig {
     throw FileFormatError("'" + path + "': " + reason);
   };

@@ -61,7 +61,8 @@ std::string record_line(std::int64_t game_id, const GameRecord& record) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   rapidjson::Reader reader;
-  if (!reader.Parse(in, writer)) throw SlingError("cannot encode the record of a game");
+  const bool parsed = reader.Parse(in, writer);  // sling's own output: rapidjson-safe numbers
+  if (!parsed) throw SlingError("cannot encode the record of a game");
   std::string line(kRecordPrefix);
   line += std::to_string(game_id);
   line += kRecordMiddle;

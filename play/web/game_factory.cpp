@@ -328,7 +328,7 @@ void for_each_record(const std::string& text, Visit visit) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     rapidjson::Document document;
-    document.Parse(line.data(), line.size());
+    parse_json(document, line);
     if (document.HasParseError() || !document.IsObject() || !document.HasMember("game_id") ||
         !document["game_id"].IsInt64() || !document.HasMember("record") ||
         !document["record"].IsObject()) {

@@ -23,7 +23,7 @@ rapidjson::Document parse_body(std::string_view body) {
     document.SetObject();
     return document;
   }
-  document.Parse(body.data(), body.size());
+  parse_json(document, body);
   if (document.HasParseError()) {
     throw bad_request("malformed JSON at byte " + std::to_string(document.GetErrorOffset()));
   }
