@@ -7,7 +7,6 @@
 #include <array>
 #include <cctype>
 #include <limits>
-#include <optional>
 #include <utility>
 
 namespace sling {
