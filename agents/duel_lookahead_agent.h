@@ -9,6 +9,9 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "agents/agent.h"
 #include "agents/duel_action_values.h"
@@ -21,28 +24,40 @@ namespace sling {
 class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
  public:
   DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
-                     bool same_lattice, double tie_margin)
+                     bool same_lattice, double tie_margin, double repetition_penalty)
       : value_(std::move(value)),
         pitch_cm_(pitch_cm),
         same_lattice_(same_lattice),
-        tie_margin_(tie_margin) {}
+        tie_margin_(tie_margin),
+        repetition_penalty_(repetition_penalty) {}
 
-  void new_game(std::uint64_t) override {}
+  void new_game(std::uint64_t) override { seen_.clear(); }
 
   Action act(const duel::DuelState& state) override {
-    const auto values = value_->action_values(state);
+    auto values = value_->action_values(state);
     if (values.empty()) throw IllegalActionError("lookahead agent: no decision is pending");
-    const bool david = value_->game().current_player(state) == duel::kDavid;
+    const duel::DuelGame& game = value_->game();
+    const bool david = game.current_player(state) == duel::kDavid;
+    const bool moving = state.phase == duel::Phase::kDestination;
+    if (moving && david && repetition_penalty_ > 0) charge_repetitions(state, values);
     analysis_ = rank_duel_action_values(values, david, value_->exact());
-    return pick_among_ties(state);
+    const Action chosen = pick_among_ties(state);
+    if (moving && david) {
+      duel::DuelState after = state;
+      game.apply_unchecked(after, chosen);
+      ++seen_[game.repetition_key(after)];
+    }
+    return chosen;
   }
 
   Analysis last_analysis() const override { return analysis_; }
   std::string spec() const override {
-    char margin[32];
+    char margin[32], repetition[32];
     std::snprintf(margin, sizeof margin, "%g", tie_margin_);
+    std::snprintf(repetition, sizeof repetition, "%g", repetition_penalty_);
     return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
-           ",same_lattice=" + (same_lattice_ ? "1" : "0") + ",tie=" + margin;
+           ",same_lattice=" + (same_lattice_ ? "1" : "0") + ",tie=" + margin +
+           ",repetition=" + repetition;
   }
 
  private:
@@ -53,6 +68,23 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   // still).  So values within `tie_margin_` of the best are ties, broken as the discount breaks
   // them: toward the action that brings the decision sooner (a declaration that throws dice
   // before a move; the destination nearest the other figure).
+  // Plateaus again: errors of the interpolated values can also make David wander between a few
+  // places where waiting looks best, a stand-off that never ends.  So a destination that hands
+  // Goliath a position he has already been handed in this game costs `repetition_penalty_` of win
+  // probability each time it was, the way the solver's discount charges waiting: in time every
+  // place to wait has been used up, and David acts.  (Only David's: a stand-off held for ever is
+  // a game David does not win, so it is Goliath's to choose.)
+  void charge_repetitions(const duel::DuelState& state,
+                          std::vector<std::pair<Action, double>>& values) const {
+    const duel::DuelGame& game = value_->game();
+    for (auto& [action, p] : values) {
+      duel::DuelState after = state;
+      game.apply_unchecked(after, action);
+      const auto it = seen_.find(game.repetition_key(after));
+      if (it != seen_.end()) p -= repetition_penalty_ * it->second;
+    }
+  }
+
   Action pick_among_ties(const duel::DuelState& state) const {
     const std::vector<ActionStat>& ranked = analysis_.actions;
     if (tie_margin_ <= 0) return ranked.front().action;
@@ -83,6 +115,9 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   int pitch_cm_;
   bool same_lattice_;
   double tie_margin_;
+  double repetition_penalty_;
+  // How often David handed Goliath each position (repetition key) in this game.
+  std::unordered_map<std::uint64_t, int> seen_;
   Analysis analysis_;
 };
 
@@ -91,6 +126,7 @@ struct DuelLookaheadOptions {
   int pitch_cm = 0;
   bool same_lattice = true;
   double tie_margin = 0.02;
+  double repetition_penalty = 0;
   static DuelLookaheadOptions read(OptionReader& r) {
     DuelLookaheadOptions o;
     o.pitch_cm = static_cast<int>(r.integer(
@@ -103,6 +139,10 @@ struct DuelLookaheadOptions {
     o.tie_margin = r.real("tie", 0.02, 0, 0.5,
                           "win probabilities within this of the best are ties, broken toward the "
                           "action that brings the decision sooner (plateaus; 0 = the best value)");
+    o.repetition_penalty =
+        r.real("repetition", 0, 0, 0.5,
+               "David's destinations that hand Goliath a position already handed him in the game "
+               "lose this much win probability for each time (stand-offs; 0 = off)");
     return o;
   }
 };
@@ -114,7 +154,8 @@ inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& 
   reader.finish();
   const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
   return std::make_unique<DuelLookaheadAgent>(
-      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice, o.tie_margin);
+      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice, o.tie_margin,
+      o.repetition_penalty);
 }
 
 }  // namespace sling

@@ -66,6 +66,29 @@ inline Analysis to_analysis(const search::SearchResult& result, bool exact) {
   return analysis;
 }
 
+// The repetition penalty of a game with positions that can come back (HasRepetition); other
+// games have no such option.
+template <Game G>
+double read_repetition_penalty(OptionReader& r) {
+  if constexpr (HasRepetition<G>) {
+    return r.real("repetition", 0.02, 0, 2,
+                  "a line that comes back to a position met before (in the game or on the line) "
+                  "ends there, at its value less this for side 0, the side a stand-off held for "
+                  "ever denies, for each time it was met (0 = off)");
+  } else {
+    return 0;
+  }
+}
+
+template <Game G>
+std::string repetition_spec(double penalty) {
+  if constexpr (HasRepetition<G>) {
+    return ",repetition=" + format_real(penalty);
+  } else {
+    return "";
+  }
+}
+
 }  // namespace agent_detail
 
 template <Game G>
@@ -102,6 +125,7 @@ search::MctsConfig read_mcts_options(OptionReader& r,
                                        "this, never on the thread count)"));
   c.reuse = r.integer("reuse", 1, 0, 1, "keep the subtree of the move played (1) or not (0)") == 1;
   c.max_nodes = r.integer("max_nodes", 1 << 22, 1024, 1 << 30, "arena capacity per tree (nodes)");
+  c.repetition_penalty = agent_detail::read_repetition_penalty<G>(r);
   if (c.iterations == 0 && c.seconds == 0) {
     throw OptionError("agent 'mcts': set iterations or time (both are 0)");
   }
@@ -122,7 +146,8 @@ std::string mcts_spec(const search::MctsConfig& c,
          ",leaf=" + leaf + ",rollout_plies=" + std::to_string(c.rollout_plies) +
          ",widen=" + format_real(c.widening_k) + ",alpha=" + format_real(c.widening_alpha) +
          ",trees=" + std::to_string(c.trees) + ",reuse=" + (c.reuse ? "1" : "0") +
-         ",max_nodes=" + std::to_string(c.max_nodes);
+         ",max_nodes=" + std::to_string(c.max_nodes) +
+         agent_detail::repetition_spec<G>(c.repetition_penalty);
 }
 
 // `Value` is the type of the leaf value function (search::NoLeafValue for none); the agent keeps
@@ -199,6 +224,7 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r,
       r.choice("rollout", "random", agent_detail::rollout_choices<G>(), "rollout policy"));
   c.rollout_plies = static_cast<int>(
       r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
+  c.repetition_penalty = agent_detail::read_repetition_penalty<G>(r);
   if (c.nodes == 0 && c.seconds == 0) {
     throw OptionError("agent 'expectimax': set nodes or time (both are 0)");
   }
@@ -221,7 +247,8 @@ std::string expectimax_spec(const search::ExpectimaxConfig& c,
          ",tt_mb=" + std::to_string(c.tt_mb) + ",leaf=" + leaf +
          ",rollouts=" + std::to_string(c.leaf_rollouts) +
          ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
-         ",rollout_plies=" + std::to_string(c.rollout_plies);
+         ",rollout_plies=" + std::to_string(c.rollout_plies) +
+         agent_detail::repetition_spec<G>(c.repetition_penalty);
 }
 
 template <Game G, class Value = search::NoLeafValue>

@@ -3,6 +3,8 @@
 // --david/--goliath, --danes/--english, --first/--second) and reports each side's wins with 95%
 // Wilson intervals, the mean game length and the time.  The result is the same for any --threads,
 // and under `mpirun -np N` for any N.
+#include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -15,6 +17,25 @@
 
 namespace sling::cli {
 namespace {
+
+// A long match reports on stderr as it goes, a line at most this often (a quick one says nothing).
+constexpr double kProgressSeconds = 30;
+
+std::function<void(const MatchProgress&)> progress_every(
+    double seconds, const std::array<std::string_view, 2>& sides) {
+  auto next = std::make_shared<double>(seconds);
+  const std::string first(sides[0]), second(sides[1]);
+  return [=](const MatchProgress& p) {
+    if (p.seconds < *next || p.games_done == p.games) return;
+    *next = p.seconds + seconds;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "match: %d of %d games in %.0f s: %s won %d (%.1f%%), %s %d, draws %d\n",
+                  p.games_done, p.games, p.seconds, first.c_str(), p.wins[0],
+                  100.0 * p.wins[0] / p.games_done, second.c_str(), p.wins[1], p.draws);
+    std::cerr << line << std::flush;
+  };
+}
 
 struct MatchCommand {
   std::string game;
@@ -96,6 +117,7 @@ const RegisterCommand kRegister(
                       << r.elo << " +- " << r.elo_ci_halfwidth << ", " << r.seconds << " s\n";
             return;
           }
+          command->options.progress = progress_every(kProgressSeconds, game.info().sides);
           const MatchResult result = run_match(game, specs, command->options);
           if (mpi::rank() != 0) return;  // under mpirun only rank 0 reports
           std::cout << match_to_text(result);

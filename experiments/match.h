@@ -17,8 +17,10 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,12 +33,24 @@
 
 namespace sling {
 
+// The games finished so far, in the order they finished (which depends on the threads; the
+// final result does not).
+struct MatchProgress {
+  int games_done = 0;
+  int games = 0;
+  std::array<int, 2> wins{};
+  int draws = 0;
+  double seconds = 0;
+};
+
 struct MatchOptions {
   int games = 100;
   std::uint64_t seed = 1;
   int threads = 0;         // 0 = every core
   std::string record_dir;  // when set, each game's record is saved there
   int max_plies = 1'000'000;
+  // Called after each finished game, one call at a time (long matches report as they go).
+  std::function<void(const MatchProgress&)> progress;
 };
 
 struct Interval {
@@ -83,6 +97,34 @@ struct Outcome {
   std::string error;
 };
 
+// Counts finished games for MatchOptions::progress; thread-safe.
+class ProgressCounter {
+ public:
+  explicit ProgressCounter(const MatchOptions& options)
+      : callback_(options.progress), start_(std::chrono::steady_clock::now()) {
+    progress_.games = options.games;
+  }
+  void finished(int winner) {
+    if (!callback_) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++progress_.games_done;
+    if (winner >= 0) {
+      ++progress_.wins[static_cast<std::size_t>(winner)];
+    } else {
+      ++progress_.draws;
+    }
+    progress_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    callback_(progress_);
+  }
+
+ private:
+  const std::function<void(const MatchProgress&)>& callback_;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  MatchProgress progress_;
+};
+
 inline Outcome outcome_of(const GameResult& played) {
   return {played.winner, played.plies, played.error_side, played.end_reason, played.error};
 }
@@ -124,6 +166,7 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
   }
   std::vector<std::int64_t> jobs(static_cast<std::size_t>(options.games));
   for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i] = static_cast<std::int64_t>(i);
+  ProgressCounter counter(options);
   try {
     mpi::serve_jobs(
         jobs,
@@ -137,6 +180,7 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
           if (!options.record_dir.empty()) {
             save_match_record(options.record_dir, static_cast<int>(index), played.record);
           }
+          counter.finished(played.winner);
         },
         "match: stopped by a signal (an MPI rank died or the job was cancelled)\n");
   } catch (const std::exception& e) {
@@ -187,6 +231,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     tbb::enumerable_thread_specific<Players> workers([&] {
       return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
     });
+    match_detail::ProgressCounter counter(options);
     tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
     arena.execute([&] {
       tbb::parallel_for(0, options.games, [&](int index) {
@@ -198,6 +243,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
         if (!options.record_dir.empty()) {
           match_detail::save_match_record(options.record_dir, index, played.record);
         }
+        counter.finished(played.winner);
       });
     });
   }

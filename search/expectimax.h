@@ -27,10 +27,15 @@
 //
 // Leaves are scored by a value function given to the search (search/value.h) when asked, else by
 // the game's evaluate hook when it has one, otherwise by the mean of a few short rollouts.
+// In a game whose positions can come back (HasRepetition: the duel's stand-offs), a line back to a
+// position met before in the game or on the line ends there, charged `repetition_penalty` for
+// each time (docs/search.md, "Stand-offs and the repetition rule").
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "search/common.h"
@@ -51,6 +56,10 @@ struct ExpectimaxConfig {
   int leaf_rollouts = 8;              // rollouts averaged per leaf otherwise
   RolloutPolicy rollout = RolloutPolicy::kRandom;
   int rollout_plies = 0;  // rollout length cap (0 = to the end)
+  // In a game with HasRepetition, a line back to a position already on it (or to the root's) ends
+  // there, valued at the leaf value of that position less this much for side 0, the side whose
+  // win a stand-off held for ever denies (0 = repetitions are not looked for).
+  double repetition_penalty = 0;
 };
 
 template <Game G, class Value = NoLeafValue>
@@ -81,6 +90,7 @@ class Expectimax {
     rng_ = Rng(seed, 0x65787061);
     std::fill(table_.begin(), table_.end(), Entry{});
     generation_ = 0;
+    seen_.clear();
   }
 
   SearchResult search(const State& root) {
@@ -89,6 +99,17 @@ class Expectimax {
     deadline_ = Deadline(config_.seconds);
     aborted_ = false;
     chance_run_ = 0;
+    path_size_ = 0;
+    if constexpr (HasRepetition<G>) {
+      // The game's positions so far, as this side saw them at the start of its turns: the root's
+      // counts once, at its turn's first decision.
+      if (config_.repetition_penalty > 0) {
+        if (const std::uint64_t key = game_.repetition_key(root); key != 0) ++seen_[key];
+        if (const std::uint64_t key = game_.turn_repetition_key(root); key != 0) {
+          if (seen_.find(key) == seen_.end()) path_[path_size_++] = key;
+        }
+      }
+    }
     ActionList<G> actions;
     search_actions(game_, root, actions);
     order(root, actions, kInvalidAction);
@@ -219,7 +240,6 @@ class Expectimax {
       --chance_run_;
       return v;
     }
-    if (depth == 0) return leaf(state);
     const int run = chance_run_;
     chance_run_ = 0;
     const double v = decision_value(state, player, depth, alpha, beta);
@@ -227,7 +247,38 @@ class Expectimax {
     return v;
   }
 
+  // A decision node: with the game's repetition rule, a position already met in the game or on
+  // the line ends the line (at the horizon too), at its leaf value less the penalty for each time
+  // it was met, as a discount of the waiting would; otherwise the position stays on the line while
+  // its subtree is searched.
   double decision_value(const State& state, Player player, int depth, double alpha, double beta) {
+    if constexpr (HasRepetition<G>) {
+      const std::uint64_t position =
+          config_.repetition_penalty > 0 ? game_.repetition_key(state) : 0;
+      if (position != 0) {
+        int times = 0;
+        if (const auto it = seen_.find(position); it != seen_.end()) times = it->second;
+        for (int i = 0; i < path_size_; ++i) {
+          if (path_[static_cast<std::size_t>(i)] == position) ++times;
+        }
+        if (times > 0) {
+          return std::max(kLow, leaf(state) - config_.repetition_penalty * times);
+        }
+        if (depth == 0) return leaf(state);
+        if (path_size_ < kMaxPath) {
+          path_[static_cast<std::size_t>(path_size_++)] = position;
+          const double v = searched_decision_value(state, player, depth, alpha, beta);
+          --path_size_;
+          return v;
+        }
+      }
+    }
+    if (depth == 0) return leaf(state);
+    return searched_decision_value(state, player, depth, alpha, beta);
+  }
+
+  double searched_decision_value(const State& state, Player player, int depth, double alpha,
+                                 double beta) {
     const std::uint64_t key = G::hash(state);
     Action tt_best = kInvalidAction;
     if (Entry* e = probe(key)) {
@@ -368,6 +419,12 @@ class Expectimax {
   bool aborted_ = false;
   bool horizon_reached_ = false;
   int chance_run_ = 0;  // consecutive chance nodes on the current line
+  // The positions (repetition keys) on the current line, the root's turn first.
+  static constexpr int kMaxPath = 128;
+  std::array<std::uint64_t, kMaxPath> path_{};
+  int path_size_ = 0;
+  // How often each position was met at the start of this side's turns in the game so far.
+  std::unordered_map<std::uint64_t, int> seen_;
 };
 
 }  // namespace sling::search

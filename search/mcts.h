@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "search/common.h"
@@ -53,7 +54,15 @@ struct MctsConfig {
   int trees = 1;                     // independent root-parallel trees
   bool reuse = true;                 // keep the subtree of the actual move for the next search
   std::int64_t max_nodes = 1 << 22;  // arena capacity per tree (nodes of 32 bytes)
+  // In a game with HasRepetition, a simulation that reaches a position met before in the game or
+  // on its own line stops there, at the leaf value of the position less this much for side 0 for
+  // each time it was met (0 = repetitions are not looked for; search/expectimax.h has the why).
+  double repetition_penalty = 0;
 };
+
+// The positions met at the start of the searching side's turns in the game so far, and how often
+// (a game with HasRepetition).
+using SeenPositions = std::unordered_map<std::uint64_t, int>;
 
 template <Game G, class Value = NoLeafValue>
 requires LeafValueOrNone<Value, G>
@@ -100,8 +109,12 @@ class MctsTree {
     has_root_ = false;
   }
 
-  // Runs `iterations` simulations from `state` (until the deadline, if any).
-  void search(const State& state, std::int64_t iterations, const Deadline& deadline) {
+  // Runs `iterations` simulations from `state` (until the deadline, if any).  `seen` (may be
+  // null) and `root_position` (0 for none) are the repetitions' record, for the penalty.
+  void search(const State& state, std::int64_t iterations, const Deadline& deadline,
+              const SeenPositions* seen = nullptr, std::uint64_t root_position = 0) {
+    seen_ = seen;
+    root_position_ = root_position;
     prepare_root(state);
     simulations_ = 0;
     for (std::int64_t i = 0; i < iterations; ++i) {
@@ -250,11 +263,31 @@ class MctsTree {
     return rollout(game_, state, config_.rollout, config_.rollout_plies, rng_);
   }
 
+  // The number of times the position of a decision state was met before (in the game, or on this
+  // simulation's line, which it then joins).
+  int repetitions(const State& state) {
+    if constexpr (HasRepetition<G>) {
+      const std::uint64_t position = game_.repetition_key(state);
+      if (position == 0) return 0;
+      int times = static_cast<int>(std::count(line_.begin(), line_.end(), position));
+      if (seen_ != nullptr) {
+        if (const auto it = seen_->find(position); it != seen_->end()) times += it->second;
+      }
+      if (times == 0) line_.push_back(position);
+      return times;
+    } else {
+      return 0;
+    }
+  }
+
   void simulate() {
     State state = root_state_;
     std::uint32_t id = root_;
     path_.clear();
     path_.push_back(id);
+    const bool repetition = config_.repetition_penalty > 0 && HasRepetition<G>;
+    line_.clear();
+    if (repetition && root_position_ != 0) line_.push_back(root_position_);
     double value;
     for (;;) {
       const Node& node = nodes_[id];
@@ -279,6 +312,12 @@ class MctsTree {
       apply_fast(game_, state, nodes_[id].action);
       nodes_[id].player = game_.current_player(state);
       path_.push_back(id);
+      if (repetition && (nodes_[id].player == 0 || nodes_[id].player == 1)) {
+        if (const int times = repetitions(state); times > 0) {
+          value = std::max(-1.0, evaluate_leaf(state) - config_.repetition_penalty * times);
+          break;
+        }
+      }
     }
     for (std::uint32_t on_path : path_) {
       Node& n = nodes_[on_path];
@@ -294,6 +333,9 @@ class MctsTree {
   std::vector<Node> nodes_;
   std::vector<Node> spare_;
   std::vector<std::uint32_t> path_;
+  std::vector<std::uint64_t> line_;  // positions on the current simulation's line
+  const SeenPositions* seen_ = nullptr;
+  std::uint64_t root_position_ = 0;
   std::uint32_t root_ = 0;
   State root_state_{};
   bool has_root_ = false;
@@ -327,6 +369,7 @@ class Mcts {
   void new_game(std::uint64_t seed) {
     for (int t = 0; t < config_.trees; ++t)
       trees_[t].reset(Rng(seed, 0x7472656573).derive(t).next());
+    seen_.clear();
   }
 
   void advance(const State& before, Action applied) {
@@ -336,18 +379,28 @@ class Mcts {
 
   SearchResult search(const State& state) {
     const Deadline deadline(config_.seconds);
+    std::uint64_t root_position = 0;
+    if constexpr (HasRepetition<G>) {
+      // The root's position counts once, at its turn's first decision.
+      if (config_.repetition_penalty > 0) {
+        if (const std::uint64_t key = game_.repetition_key(state); key != 0) ++seen_[key];
+        root_position = game_.turn_repetition_key(state);
+        if (seen_.count(root_position) != 0) root_position = 0;
+      }
+    }
     const std::int64_t per_tree = std::max<std::int64_t>(1, config_.iterations / config_.trees);
     const std::int64_t budget = config_.seconds > 0 && config_.iterations <= 0
                                     ? std::numeric_limits<std::int64_t>::max()
                                     : per_tree;
     if (config_.trees == 1) {
-      trees_[0].search(state, budget, deadline);
+      trees_[0].search(state, budget, deadline, &seen_, root_position);
     } else {
       // Isolated, so that a thread waiting here never picks up unrelated outer work (another game
       // of a parallel match that would reuse this thread's agents).
       tbb::this_task_arena::isolate([&] {
         tbb::parallel_for(0, config_.trees, [&](int t) {
-          trees_[static_cast<std::size_t>(t)].search(state, budget, deadline);
+          trees_[static_cast<std::size_t>(t)].search(state, budget, deadline, &seen_,
+                                                     root_position);
         });
       });
     }
@@ -407,6 +460,7 @@ class Mcts {
   const G& game_;
   MctsConfig config_;
   std::vector<MctsTree<G, Value>> trees_;
+  SeenPositions seen_;
 };
 
 }  // namespace sling::search

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "engine/pig/pig.h"
 #include "experiments/match.h"
@@ -38,6 +39,30 @@ TEST(Match, ResultIsTheSameForAnyThreadCount) {
     EXPECT_DOUBLE_EQ(results[i].mean_plies, results[0].mean_plies);
   }
   EXPECT_EQ(results[0].wins[0] + results[0].wins[1] + results[0].draws, 60);
+}
+
+// A long match reports as it goes: one call per finished game, one at a time, counting up to the
+// final result.
+TEST(Match, ProgressCountsEveryGameUpToTheResult) {
+  const pig::PigGame game;
+  MatchOptions options;
+  options.games = 40;
+  options.seed = 3;
+  options.threads = 2;
+  std::vector<MatchProgress> seen;
+  options.progress = [&](const MatchProgress& p) { seen.push_back(p); };
+  const MatchResult r = run_match(game, {"hold:20", "random"}, options);
+  ASSERT_EQ(seen.size(), 40u);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].games_done, static_cast<int>(i) + 1);
+    EXPECT_EQ(seen[i].games, 40);
+    EXPECT_EQ(seen[i].wins[0] + seen[i].wins[1] + seen[i].draws, seen[i].games_done);
+    if (i > 0) {
+      EXPECT_GE(seen[i].seconds, seen[i - 1].seconds);
+    }
+  }
+  EXPECT_EQ(seen.back().wins, r.wins);
+  EXPECT_EQ(seen.back().draws, r.draws);
 }
 
 TEST(Match, JsonHasTheDocumentedKeysAndRecordsAreSaved) {

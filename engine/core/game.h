@@ -171,6 +171,19 @@ concept HasCandidateActions = Game<G> &&
   { g.candidate_actions(s, out) } -> std::same_as<void>;
 };
 
+// Positions that can come back unchanged.  In the duel both figures may stand still turn after
+// turn; where a value function errs by more than the (nil) cost of waiting, a search then waits
+// for ever.  A game that declares this lets search charge a line that returns to a position it
+// has already passed through, as a discount would (search/expectimax.h).  `repetition_key(s)` is a
+// key of the position at the start of a side's turn, 0 at any other state; `turn_repetition_key(s)`
+// is the key of the turn start that s is part of (for a search whose root lies inside a turn), 0
+// where s's position may already differ from it.
+template <class G>
+concept HasRepetition = Game<G> && requires(const G& g, const typename G::State& s) {
+  { g.repetition_key(s) } -> std::same_as<std::uint64_t>;
+  { g.turn_repetition_key(s) } -> std::same_as<std::uint64_t>;
+};
+
 // How a finished game ended ("beheaded", "javelin", "turn cap", ...), for tournament reports.
 template <class G>
 concept HasEndReason = Game<G> && requires(const G& g, const typename G::State& s) {

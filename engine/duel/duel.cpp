@@ -99,6 +99,45 @@ Returns DuelGame::returns(const State& s) const {
   return s.winner == kDavid ? Returns{1.0, -1.0} : Returns{-1.0, 1.0};
 }
 
+namespace {
+
+std::uint64_t position_key(const DuelState& s) {
+  DuelState position;
+  position.david_x = s.david_x;
+  position.david_y = s.david_y;
+  position.goliath_x = s.goliath_x;
+  position.goliath_y = s.goliath_y;
+  position.actor = s.actor;
+  position.flags = s.flags;
+  return hash_bytes(position) | 1;  // never 0, which means "no position"
+}
+
+}  // namespace
+
+std::uint64_t DuelGame::repetition_key(const State& s) const {
+  return s.phase == Phase::kDeclare ? position_key(s) : 0;
+}
+
+std::uint64_t DuelGame::turn_repetition_key(const State& s) const {
+  // Until the destination is chosen, a move changes nothing of the position but God's flag, and
+  // that only once a re-roll is asked for; a declaration that throws other dice may have spent a
+  // stone or the javelin already.
+  const bool moving = s.roll == Roll::kDavidMove || s.roll == Roll::kGoliathMove;
+  switch (s.phase) {
+    case Phase::kDeclare:
+      return position_key(s);
+    case Phase::kDestination:
+      return position_key(s);
+    case Phase::kGod:
+    case Phase::kRoll:
+      return moving && s.rerolling == 0 ? position_key(s) : 0;
+    case Phase::kTieFlee:
+    case Phase::kTerminal:
+      return 0;
+  }
+  return 0;
+}
+
 std::string_view DuelGame::end_reason(const State& s) const {
   switch (s.end) {
     case EndReason::kBeheaded:

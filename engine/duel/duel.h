@@ -174,6 +174,10 @@ class DuelGame {
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;
   std::string_view end_reason(const State& s) const;
+  // Stand-offs (HasRepetition): the position is both figures' places, the flags and the side to
+  // act.
+  std::uint64_t repetition_key(const State& s) const;
+  std::uint64_t turn_repetition_key(const State& s) const;
 
   // Geometry, in half-millimetre units (engine/duel/geometry.h).
   static constexpr int kUnitsPerCm = DuelGeometry::kUnitsPerCm;
