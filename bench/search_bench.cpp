@@ -31,11 +31,13 @@ void BM_DuelMcts(benchmark::State& st) {
   config.reuse = false;
   config.rollout =
       st.range(0) == 1 ? search::RolloutPolicy::kHeuristic : search::RolloutPolicy::kRandom;
+  config.repetition_penalty = st.range(1) == 1 ? 0.02 : 0;  // the agents' default: the rule on
   search::Mcts<DuelGame> mcts(game, config);
   mcts.new_game(3);
   bench::time_searches(st, mcts, states);
 }
-BENCHMARK(BM_DuelMcts)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+// Args: rollout (0 random, 1 heuristic), repetition rule (0 off, 1 on).
+BENCHMARK(BM_DuelMcts)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Unit(benchmark::kMillisecond);
 
 // Expectimax (Star1, evaluate hook at the leaves, 16 MB table) with 20,000 nodes per search;
 // items = nodes.
@@ -44,11 +46,13 @@ void BM_DuelExpectimax(benchmark::State& st) {
   const auto states = decision_states(game, 64);
   search::ExpectimaxConfig config;
   config.nodes = 20000;
+  config.repetition_penalty = st.range(0) == 1 ? 0.02 : 0;
   search::Expectimax<DuelGame> search(game, config);
   search.new_game(3);
   bench::time_searches(st, search, states);
 }
-BENCHMARK(BM_DuelExpectimax)->Unit(benchmark::kMillisecond);
+// Arg: the repetition rule (0 off, 1 on, the agent's default).
+BENCHMARK(BM_DuelExpectimax)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling::duel

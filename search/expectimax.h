@@ -257,7 +257,9 @@ class Expectimax {
           config_.repetition_penalty > 0 ? game_.repetition_key(state) : 0;
       if (position != 0) {
         int times = 0;
-        if (const auto it = seen_.find(position); it != seen_.end()) times = it->second;
+        if (!seen_.empty()) {
+          if (const auto it = seen_.find(position); it != seen_.end()) times = it->second;
+        }
         for (int i = 0; i < path_size_; ++i) {
           if (path_[static_cast<std::size_t>(i)] == position) ++times;
         }

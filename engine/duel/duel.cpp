@@ -101,15 +101,12 @@ Returns DuelGame::returns(const State& s) const {
 
 namespace {
 
+// The position's fields packed side by side: exact (no two positions share a key) and never 0,
+// which means "no position".
 std::uint64_t position_key(const DuelState& s) {
-  DuelState position;
-  position.david_x = s.david_x;
-  position.david_y = s.david_y;
-  position.goliath_x = s.goliath_x;
-  position.goliath_y = s.goliath_y;
-  position.actor = s.actor;
-  position.flags = s.flags;
-  return hash_bytes(position) | 1;  // never 0, which means "no position"
+  return (std::uint64_t{1} << 48) | std::uint64_t{s.david_x} | std::uint64_t{s.david_y} << 8 |
+         std::uint64_t{s.goliath_x} << 16 | std::uint64_t{s.goliath_y} << 24 |
+         std::uint64_t{s.actor} << 32 | std::uint64_t{s.flags} << 40;
 }
 
 }  // namespace
