@@ -42,7 +42,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     if (moving && david && repetition_penalty_ > 0) charge_repetitions(state, values);
     analysis_ = rank_duel_action_values(values, david, value_->exact());
     const Action chosen = pick_among_ties(state);
-    if (moving && david) {
+    if (moving && david && repetition_penalty_ > 0) {
       duel::DuelState after = state;
       game.apply_unchecked(after, chosen);
       ++seen_[game.repetition_key(after)];
@@ -61,15 +61,9 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   }
 
  private:
-  // The duel has plateaus: stand-offs where waiting another turn costs nothing, so the exact values
-  // of waiting and of acting are equal and the solver acts only because its values are discounted
-  // (by about 1e-12 a turn).  Interpolated values carry errors far larger than that slope, and a
-  // greedy choice among them can wait for ever (David circling without searching, Goliath standing
-  // still).  So values within `tie_margin_` of the best are ties, broken as the discount breaks
-  // them: toward the action that brings the decision sooner (a declaration that throws dice
-  // before a move; the destination nearest the other figure).
-  // Plateaus again: errors of the interpolated values can also make David wander between a few
-  // places where waiting looks best, a stand-off that never ends.  So a destination that hands
+  // Plateaus (see pick_among_ties) have a second symptom: errors of the interpolated values can
+  // make David stand or walk between a few places where waiting looks best, a stand-off that
+  // never ends.  So a destination that hands
   // Goliath a position he has already been handed in this game costs `repetition_penalty_` of win
   // probability each time it was, the way the solver's discount charges waiting: in time every
   // place to wait has been used up, and David acts.  (Only David's: a stand-off held for ever is
@@ -85,6 +79,13 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     }
   }
 
+  // The duel has plateaus: stand-offs where waiting another turn costs nothing, so the exact values
+  // of waiting and of acting are equal and the solver acts only because its values are discounted
+  // (by about 1e-12 a turn).  Interpolated values carry errors far larger than that slope, and a
+  // greedy choice among them can wait for ever (David circling without searching, Goliath standing
+  // still).  So values within `tie_margin_` of the best are ties, broken as the discount breaks
+  // them: toward the action that brings the decision sooner (a declaration that throws dice
+  // before a move; the destination nearest the other figure).
   Action pick_among_ties(const duel::DuelState& state) const {
     const std::vector<ActionStat>& ranked = analysis_.actions;
     if (tie_margin_ <= 0) return ranked.front().action;

@@ -122,7 +122,6 @@ std::uint64_t DuelGame::turn_repetition_key(const State& s) const {
   const bool moving = s.roll == Roll::kDavidMove || s.roll == Roll::kGoliathMove;
   switch (s.phase) {
     case Phase::kDeclare:
-      return position_key(s);
     case Phase::kDestination:
       return position_key(s);
     case Phase::kGod:
