@@ -2,9 +2,11 @@
 // Pieces shared by the searches: fast apply and chance draws when a game offers them, the action
 // set a search considers, rollout policies, and the result every search returns.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/core/game.h"
@@ -119,5 +121,31 @@ class Deadline {
   bool enabled_;
   std::chrono::steady_clock::time_point end_;
 };
+
+// The positions a search met at the start of its own side's turns in the game so far, and how often
+// (the repetition rule of a game with HasRepetition; docs/search.md).
+using SeenPositions = std::unordered_map<std::uint64_t, int>;
+
+// Records a search's root in `seen`: its position counts once, at its turn's first decision.
+// Returns the position the search's lines start from, or 0 when there is none or it is already in
+// `seen` (which then counts it).
+template <Game G>
+requires HasRepetition<G> std::uint64_t record_search_root(const G& game,
+                                                           const typename G::State& root,
+                                                           SeenPositions& seen) {
+  if (const std::uint64_t key = game.repetition_key(root); key != 0) ++seen[key];
+  const std::uint64_t turn = game.turn_repetition_key(root);
+  return seen.count(turn) != 0 ? 0 : turn;
+}
+
+// How often `position` was met: in the game (`seen`) and on the current line [line, line_end).
+inline int times_met(std::uint64_t position, const SeenPositions& seen, const std::uint64_t* line,
+                     const std::uint64_t* line_end) {
+  int times = static_cast<int>(std::count(line, line_end, position));
+  if (!seen.empty()) {
+    if (const auto it = seen.find(position); it != seen.end()) times += it->second;
+  }
+  return times;
+}
 
 }  // namespace sling::search

@@ -35,7 +35,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "search/common.h"
@@ -104,9 +103,8 @@ class Expectimax {
       // The game's positions so far, as this side saw them at the start of its turns: the root's
       // counts once, at its turn's first decision.
       if (config_.repetition_penalty > 0) {
-        if (const std::uint64_t key = game_.repetition_key(root); key != 0) ++seen_[key];
-        if (const std::uint64_t key = game_.turn_repetition_key(root); key != 0) {
-          if (seen_.find(key) == seen_.end()) path_[path_size_++] = key;
+        if (const std::uint64_t key = record_search_root(game_, root, seen_); key != 0) {
+          path_[path_size_++] = key;
         }
       }
     }
@@ -256,13 +254,7 @@ class Expectimax {
       const std::uint64_t position =
           config_.repetition_penalty > 0 ? game_.repetition_key(state) : 0;
       if (position != 0) {
-        int times = 0;
-        if (!seen_.empty()) {
-          if (const auto it = seen_.find(position); it != seen_.end()) times = it->second;
-        }
-        for (int i = 0; i < path_size_; ++i) {
-          if (path_[static_cast<std::size_t>(i)] == position) ++times;
-        }
+        const int times = times_met(position, seen_, path_.data(), path_.data() + path_size_);
         if (times > 0) {
           return std::max(kLow, leaf(state) - config_.repetition_penalty * times);
         }
@@ -425,8 +417,7 @@ class Expectimax {
   static constexpr int kMaxPath = 128;
   std::array<std::uint64_t, kMaxPath> path_{};
   int path_size_ = 0;
-  // How often each position was met at the start of this side's turns in the game so far.
-  std::unordered_map<std::uint64_t, int> seen_;
+  SeenPositions seen_;
 };
 
 }  // namespace sling::search

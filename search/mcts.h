@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "search/common.h"
@@ -59,10 +58,6 @@ struct MctsConfig {
   // each time it was met (0 = repetitions are not looked for; search/expectimax.h has the why).
   double repetition_penalty = 0;
 };
-
-// The positions met at the start of the searching side's turns in the game so far, and how often
-// (a game with HasRepetition).
-using SeenPositions = std::unordered_map<std::uint64_t, int>;
 
 template <Game G, class Value = NoLeafValue>
 requires LeafValueOrNone<Value, G>
@@ -269,10 +264,9 @@ class MctsTree {
     if constexpr (HasRepetition<G>) {
       const std::uint64_t position = game_.repetition_key(state);
       if (position == 0) return 0;
-      int times = static_cast<int>(std::count(line_.begin(), line_.end(), position));
-      if (seen_ != nullptr) {
-        if (const auto it = seen_->find(position); it != seen_->end()) times += it->second;
-      }
+      static const SeenPositions kNone;
+      const int times = times_met(position, seen_ != nullptr ? *seen_ : kNone, line_.data(),
+                                  line_.data() + line_.size());
       if (times == 0) line_.push_back(position);
       return times;
     } else {
@@ -382,11 +376,7 @@ class Mcts {
     std::uint64_t root_position = 0;
     if constexpr (HasRepetition<G>) {
       // The root's position counts once, at its turn's first decision.
-      if (config_.repetition_penalty > 0) {
-        if (const std::uint64_t key = game_.repetition_key(state); key != 0) ++seen_[key];
-        root_position = game_.turn_repetition_key(state);
-        if (seen_.count(root_position) != 0) root_position = 0;
-      }
+      if (config_.repetition_penalty > 0) root_position = record_search_root(game_, state, seen_);
     }
     const std::int64_t per_tree = std::max<std::int64_t>(1, config_.iterations / config_.trees);
     const std::int64_t budget = config_.seconds > 0 && config_.iterations <= 0
