@@ -73,8 +73,8 @@ double read_repetition_penalty(OptionReader& r) {
   if constexpr (HasRepetition<G>) {
     return r.real("repetition", 0.02, 0, 2,
                   "a line that comes back to a position met before (in the game or on the line) "
-                  "ends there, at its value less this for side 0, the side a stand-off held for "
-                  "ever denies, for each time it was met (0 = off)");
+                  "ends there, at its value less this for the side searching, for each time it "
+                  "was met (0 = off)");
   } else {
     return 0;
   }

@@ -56,8 +56,9 @@ struct ExpectimaxConfig {
   RolloutPolicy rollout = RolloutPolicy::kRandom;
   int rollout_plies = 0;  // rollout length cap (0 = to the end)
   // In a game with HasRepetition, a line back to a position already on it (or to the root's) ends
-  // there, valued at the leaf value of that position less this much for side 0, the side whose
-  // win a stand-off held for ever denies (0 = repetitions are not looked for).
+  // there, valued at the leaf value of that position less this much for the searching side, for
+  // each time it was met (0 = repetitions are not looked for).  Charging the side that searches,
+  // whichever it is, is a chess engine's contempt: each side breaks its own stand-offs.
   double repetition_penalty = 0;
 };
 
@@ -103,6 +104,7 @@ class Expectimax {
       // The game's positions so far, as this side saw them at the start of its turns: the root's
       // counts once, at its turn's first decision.
       if (config_.repetition_penalty > 0) {
+        repetition_charge_ = repetition_charge(game_, root, config_.repetition_penalty);
         if (const std::uint64_t key = record_search_root(game_, root, seen_); key != 0) {
           path_[path_size_++] = key;
         }
@@ -256,7 +258,7 @@ class Expectimax {
       if (position != 0) {
         const int times = times_met(position, seen_, path_.data(), path_.data() + path_size_);
         if (times > 0) {
-          return std::max(kLow, leaf(state) - config_.repetition_penalty * times);
+          return std::clamp(leaf(state) + repetition_charge_ * times, kLow, kHigh);
         }
         if (depth == 0) return leaf(state);
         if (path_size_ < kMaxPath) {
@@ -418,6 +420,7 @@ class Expectimax {
   std::array<std::uint64_t, kMaxPath> path_{};
   int path_size_ = 0;
   SeenPositions seen_;
+  double repetition_charge_ = 0;  // to side 0's value, for each time a position was met
 };
 
 }  // namespace sling::search

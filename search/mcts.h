@@ -54,8 +54,9 @@ struct MctsConfig {
   bool reuse = true;                 // keep the subtree of the actual move for the next search
   std::int64_t max_nodes = 1 << 22;  // arena capacity per tree (nodes of 32 bytes)
   // In a game with HasRepetition, a simulation that reaches a position met before in the game or
-  // on its own line stops there, at the leaf value of the position less this much for side 0 for
-  // each time it was met (0 = repetitions are not looked for; search/expectimax.h has the why).
+  // on its own line stops there, at the leaf value of the position less this much for the
+  // searching side for each time it was met (0 = repetitions are not looked for;
+  // search/expectimax.h has the why).
   double repetition_penalty = 0;
 };
 
@@ -110,6 +111,9 @@ class MctsTree {
               const SeenPositions* seen = nullptr, std::uint64_t root_position = 0) {
     seen_ = seen;
     root_position_ = root_position;
+    if constexpr (HasRepetition<G>) {
+      repetition_charge_ = repetition_charge(game_, state, config_.repetition_penalty);
+    }
     prepare_root(state);
     simulations_ = 0;
     for (std::int64_t i = 0; i < iterations; ++i) {
@@ -308,7 +312,7 @@ class MctsTree {
       path_.push_back(id);
       if (repetition && (nodes_[id].player == 0 || nodes_[id].player == 1)) {
         if (const int times = repetitions(state); times > 0) {
-          value = std::max(-1.0, evaluate_leaf(state) - config_.repetition_penalty * times);
+          value = std::clamp(evaluate_leaf(state) + repetition_charge_ * times, -1.0, 1.0);
           break;
         }
       }
@@ -330,6 +334,7 @@ class MctsTree {
   std::vector<std::uint64_t> line_;  // positions on the current simulation's line
   const SeenPositions* seen_ = nullptr;
   std::uint64_t root_position_ = 0;
+  double repetition_charge_ = 0;  // to side 0's value, for each time a position was met
   std::uint32_t root_ = 0;
   State root_state_{};
   bool has_root_ = false;

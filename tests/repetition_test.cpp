@@ -135,6 +135,26 @@ TEST(DuelRepetition, ExpectimaxChargesALineBackToItsRoot) {
   }
 }
 
+// The charge falls on the side that searches: Goliath's line back to his turn's start is worth the
+// leaf value plus the penalty to David (David, maximising, takes it), so Goliath does not stand
+// still either; a Goliath charged nothing would welcome every stand-off.
+TEST(DuelRepetition, ExpectimaxChargesTheSideThatSearches) {
+  const duel::DuelGame game(pitch3_rules());
+  const FlatValue flat;
+  duel::DuelState goliath = moving(game, david_declares(game), 3);
+  game.apply_unchecked(goliath, stay(goliath));
+  ASSERT_EQ(goliath.actor, duel::kGoliath);
+  const duel::DuelState destination = moving(game, goliath, 2);
+  const double penalty = 0.1;
+  search::Expectimax<duel::DuelGame, FlatValue> search(game, flat_expectimax(penalty), &flat);
+  search.new_game(1);
+  const search::SearchResult result = search.search(destination);
+  // Root values are the mover's: Goliath's are side 0's negated.
+  EXPECT_DOUBLE_EQ(root_value(result, stay(destination)), -(flat.value + penalty));
+  EXPECT_DOUBLE_EQ(best_root_value(result), -flat.value);
+  EXPECT_NE(result.best, stay(destination));
+}
+
 // The game's positions count too, once for each turn that began there (both sides stood still in
 // between, so each search sees new states), and new_game forgets them.
 TEST(DuelRepetition, ExpectimaxChargesEachTimeTheGameWasThere) {
