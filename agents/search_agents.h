@@ -225,6 +225,12 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r,
   c.rollout_plies = static_cast<int>(
       r.integer("rollout_plies", 0, 0, 1'000'000, "rollout length cap in plies (0 = to the end)"));
   c.repetition_penalty = agent_detail::read_repetition_penalty<G>(r);
+  if constexpr (HasHeuristicPolicy<G>) {
+    c.model_opponent_as_heuristic =
+        r.choice("opponent", "minimax", {"minimax", "heuristic"},
+                 "the other side searched as a minimiser, or as the game's heuristic policy (a "
+                 "best response to it: measures how far it can be exploited)") == "heuristic";
+  }
   if (c.nodes == 0 && c.seconds == 0) {
     throw OptionError("agent 'expectimax': set nodes or time (both are 0)");
   }
@@ -248,7 +254,10 @@ std::string expectimax_spec(const search::ExpectimaxConfig& c,
          ",rollouts=" + std::to_string(c.leaf_rollouts) +
          ",rollout=" + (c.rollout == search::RolloutPolicy::kHeuristic ? "heuristic" : "random") +
          ",rollout_plies=" + std::to_string(c.rollout_plies) +
-         agent_detail::repetition_spec<G>(c.repetition_penalty);
+         agent_detail::repetition_spec<G>(c.repetition_penalty) +
+         (HasHeuristicPolicy<G>
+              ? (c.model_opponent_as_heuristic ? ",opponent=heuristic" : ",opponent=minimax")
+              : "");
 }
 
 template <Game G, class Value = search::NoLeafValue>

@@ -60,6 +60,10 @@ struct ExpectimaxConfig {
   // each time it was met (0 = repetitions are not looked for).  Charging the side that searches,
   // whichever it is, is a chess engine's contempt: each side breaks its own stand-offs.
   double repetition_penalty = 0;
+  // The other side searched as the game's heuristic policy (its one action at each of its
+  // decisions) instead of as a minimiser: a best response to that policy within the horizon.  It
+  // measures how far the heuristic can be exploited; against any other opponent it is unsound.
+  bool model_opponent_as_heuristic = false;
 };
 
 template <Game G, class Value = NoLeafValue>
@@ -113,7 +117,8 @@ class Expectimax {
     ActionList<G> actions;
     search_actions(game_, root, actions);
     order(root, actions, kInvalidAction);
-    const bool maximising = game_.current_player(root) == 0;
+    root_player_ = game_.current_player(root);
+    const bool maximising = root_player_ == 0;
     const double sign = maximising ? 1.0 : -1.0;
 
     SearchResult result;
@@ -200,10 +205,20 @@ class Expectimax {
       }
     };
     if (first != kInvalidAction) promote(first);
+    if constexpr (HasHeuristicPolicy<G>) promote(heuristic_action(state));
+  }
+
+  Action heuristic_action(const State& state) const {
     if constexpr (HasHeuristicPolicy<G>) {
       Rng local(G::hash(state), 0x6f72646572);  // a heuristic needing randomness stays reproducible
-      promote(game_.heuristic_action(state, local));
+      return game_.heuristic_action(state, local);
+    } else {
+      return kInvalidAction;
     }
+  }
+
+  bool models_opponent(Player player) const {
+    return HasHeuristicPolicy<G> && config_.model_opponent_as_heuristic && player != root_player_;
   }
 
   double leaf(const State& state) {
@@ -291,8 +306,12 @@ class Expectimax {
     const bool horizon_before = horizon_reached_;
     horizon_reached_ = false;
     ActionList<G> actions;
-    search_actions(game_, state, actions);
-    order(state, actions, tt_best);
+    if (models_opponent(player)) {
+      actions.push_back(heuristic_action(state));
+    } else {
+      search_actions(game_, state, actions);
+      order(state, actions, tt_best);
+    }
     const bool maximising = player == 0;
     const double alpha0 = alpha, beta0 = beta;
     double best = maximising ? kLow - 1 : kHigh + 1;
@@ -321,6 +340,7 @@ class Expectimax {
 
   // The first action a decision child would search: its table move, else the heuristic's.
   Action first_action(const State& state) {
+    if (models_opponent(game_.current_player(state))) return heuristic_action(state);
     ActionList<G> actions;
     search_actions(game_, state, actions);
     Action tt_best = kInvalidAction;
@@ -421,6 +441,7 @@ class Expectimax {
   int path_size_ = 0;
   SeenPositions seen_;
   double repetition_charge_ = 0;  // to side 0's value, for each time a position was met
+  Player root_player_ = 0;        // the side searching
 };
 
 }  // namespace sling::search
