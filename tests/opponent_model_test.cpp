@@ -10,6 +10,7 @@
 #include "engine/core/errors.h"
 #include "engine/duel/duel.h"
 #include "search/expectimax.h"
+#include "tests/duel_positions.h"
 
 namespace sling {
 namespace {
@@ -20,22 +21,9 @@ struct GoliathLeftIsGoodForHim {
   double operator()(const duel::DuelState& s) const { return 0.01 * s.goliath_x - 0.3; }
 };
 
-duel::DuelRules rules() {
-  duel::DuelRules r;
-  r.pitch_cm = 3;
-  r.god_enabled = false;
-  return r;
-}
-
 // David to choose a destination at the game's start (initiative 6 to 1, a movement die of 3).
 duel::DuelState david_destination(const duel::DuelGame& game) {
-  duel::DuelState s = game.initial_state();
-  game.apply_unchecked(s, duel::act::dice_pair(6, 1));
-  game.apply_unchecked(s, duel::act::kMove);
-  game.apply_unchecked(s, static_cast<Action>(3));
-  EXPECT_EQ(s.phase, duel::Phase::kDestination);
-  EXPECT_EQ(s.actor, duel::kDavid);
-  return s;
+  return duel_positions::moving(game, duel_positions::david_declares(game), 3);
 }
 
 // The value of `state` when Goliath plays his heuristic for `decisions` decisions and the dice
@@ -72,7 +60,7 @@ double value_of(const search::SearchResult& result, Action action) {
 }
 
 TEST(OpponentModel, ExpectimaxAgainstTheHeuristicValuesWhatTheHeuristicWouldDo) {
-  const duel::DuelGame game(rules());
+  const duel::DuelGame game(duel_positions::pitch3_without_god());
   const GoliathLeftIsGoodForHim value;
   const duel::DuelState root = david_destination(game);
   search::ExpectimaxConfig c;
@@ -102,7 +90,7 @@ TEST(OpponentModel, ExpectimaxAgainstTheHeuristicValuesWhatTheHeuristicWouldDo) 
 }
 
 TEST(OpponentModel, TheAgentOptionIsListedInTheSpecAndChecked) {
-  const duel::DuelGame game(rules());
+  const duel::DuelGame game(duel_positions::pitch3_without_god());
   EXPECT_NE(make_agent(game, "expectimax:nodes=100")->spec().find(",opponent=minimax"),
             std::string::npos);
   EXPECT_NE(make_agent(game, "expectimax:nodes=100,opponent=heuristic")

@@ -11,6 +11,7 @@
 #include "engine/pig/pig.h"
 #include "search/expectimax.h"
 #include "search/mcts.h"
+#include "tests/duel_positions.h"
 
 namespace sling {
 namespace {
@@ -24,31 +25,11 @@ struct FlatValue {
   double operator()(const duel::DuelState&) const { return value; }
 };
 
-// Without God: with a flat value, spending him would change the position for nothing and dodge
-// the rule.
+using duel_positions::david_declares;
+using duel_positions::moving;
+
 duel::DuelRules pitch3_rules() {
-  duel::DuelRules r;
-  r.pitch_cm = 3;
-  r.god_enabled = false;
-  return r;
-}
-
-// The game's start with David first (initiative 6 to 1): David declares, the figures 23.5 cm
-// apart, out of any shot and any charge.
-duel::DuelState david_declares(const duel::DuelGame& game) {
-  duel::DuelState s = game.initial_state();
-  game.apply_unchecked(s, duel::act::dice_pair(6, 1));
-  EXPECT_EQ(s.phase, duel::Phase::kDeclare);
-  EXPECT_EQ(s.actor, duel::kDavid);
-  return s;
-}
-
-// A side's move from a declare state: the movement die shows `face`.
-duel::DuelState moving(const duel::DuelGame& game, duel::DuelState s, int face) {
-  game.apply_unchecked(s, duel::act::kMove);
-  game.apply_unchecked(s, static_cast<Action>(face));
-  EXPECT_EQ(s.phase, duel::Phase::kDestination);
-  return s;
+  return duel_positions::pitch3_without_god();
 }
 
 Action stay(const duel::DuelState& s) {
