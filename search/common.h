@@ -138,12 +138,11 @@ requires HasRepetition<G> std::uint64_t record_search_root(const G& game,
   return seen.count(turn) != 0 ? 0 : turn;
 }
 
-// What a repetition adds to side 0's value, each time a position was met, in a search from `root`:
-// `penalty` charged to the side that searches (side 0 or 1), so that each side breaks its own
+// What a repetition adds to side 0's value, each time a position was met, in a search by
+// `searching`: `penalty` charged to that side (0 or 1), so that each side breaks its own
 // stand-offs.
-template <Game G>
-double repetition_charge(const G& game, const typename G::State& root, double penalty) {
-  return game.current_player(root) == 1 ? penalty : -penalty;
+inline double repetition_charge(Player searching, double penalty) {
+  return searching == 1 ? penalty : -penalty;
 }
 
 // How often `position` was met: in the game (`seen`) and on the current line [line, line_end).

@@ -104,11 +104,12 @@ class Expectimax {
     aborted_ = false;
     chance_run_ = 0;
     path_size_ = 0;
+    root_player_ = game_.current_player(root);
     if constexpr (HasRepetition<G>) {
       // The game's positions so far, as this side saw them at the start of its turns: the root's
       // counts once, at its turn's first decision.
       if (config_.repetition_penalty > 0) {
-        repetition_charge_ = repetition_charge(game_, root, config_.repetition_penalty);
+        repetition_charge_ = repetition_charge(root_player_, config_.repetition_penalty);
         if (const std::uint64_t key = record_search_root(game_, root, seen_); key != 0) {
           path_[path_size_++] = key;
         }
@@ -117,7 +118,6 @@ class Expectimax {
     ActionList<G> actions;
     search_actions(game_, root, actions);
     order(root, actions, kInvalidAction);
-    root_player_ = game_.current_player(root);
     const bool maximising = root_player_ == 0;
     const double sign = maximising ? 1.0 : -1.0;
 

@@ -112,7 +112,8 @@ class MctsTree {
     seen_ = seen;
     root_position_ = root_position;
     if constexpr (HasRepetition<G>) {
-      repetition_charge_ = repetition_charge(game_, state, config_.repetition_penalty);
+      repetition_charge_ =
+          repetition_charge(game_.current_player(state), config_.repetition_penalty);
     }
     prepare_root(state);
     simulations_ = 0;
