@@ -24,10 +24,12 @@ namespace sling {
 class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
  public:
   DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
-                     bool same_lattice, double tie_margin, double repetition_penalty)
+                     bool same_lattice, int refine_sweeps, double tie_margin,
+                     double repetition_penalty)
       : value_(std::move(value)),
         pitch_cm_(pitch_cm),
         same_lattice_(same_lattice),
+        refine_sweeps_(refine_sweeps),
         tie_margin_(tie_margin),
         repetition_penalty_(repetition_penalty) {}
 
@@ -56,7 +58,8 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     std::snprintf(margin, sizeof margin, "%g", tie_margin_);
     std::snprintf(repetition, sizeof repetition, "%g", repetition_penalty_);
     return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
-           ",same_lattice=" + (same_lattice_ ? "1" : "0") + ",tie=" + margin +
+           ",same_lattice=" + (same_lattice_ ? "1" : "0") +
+           ",refine=" + std::to_string(refine_sweeps_) + ",tie=" + margin +
            ",repetition=" + repetition;
   }
 
@@ -115,6 +118,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   std::shared_ptr<const duel::CoarseDuelValue> value_;
   int pitch_cm_;
   bool same_lattice_;
+  int refine_sweeps_;
   double tie_margin_;
   double repetition_penalty_;
   // How often David handed Goliath each position (repetition key) in this game.
@@ -126,6 +130,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
 struct DuelLookaheadOptions {
   int pitch_cm = 0;
   bool same_lattice = true;
+  int refine_sweeps = 0;
   double tie_margin = 0.02;
   double repetition_penalty = 0;
   static DuelLookaheadOptions read(OptionReader& r) {
@@ -137,6 +142,10 @@ struct DuelLookaheadOptions {
     o.same_lattice = r.integer("same_lattice", 1, 0, 1,
                                "use the game's own solution instead when the cache holds it (1) "
                                "or never (0)") == 1;
+    o.refine_sweeps = static_cast<int>(r.integer(
+        "refine", 0, 0, 500,
+        "refine the interpolated values on the game's lattice: settle them to a sub-solution, "
+        "then this many sweeps of the exact turn (0 = off; solved once, cached)"));
     o.tie_margin = r.real("tie", 0.02, 0, 0.5,
                           "win probabilities within this of the best are ties, broken toward the "
                           "action that brings the decision sooner (plateaus; 0 = the best value)");
@@ -155,8 +164,9 @@ inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& 
   reader.finish();
   const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
   return std::make_unique<DuelLookaheadAgent>(
-      duel::shared_coarse_value(game, pitch, o.same_lattice), pitch, o.same_lattice, o.tie_margin,
-      o.repetition_penalty);
+      duel::shared_coarse_value(game, pitch, o.same_lattice,
+                                duel::CoarseDuelValue::Scope::kCandidates, o.refine_sweeps),
+      pitch, o.same_lattice, o.refine_sweeps, o.tie_margin, o.repetition_penalty);
 }
 
 }  // namespace sling

@@ -352,9 +352,9 @@ TEST(Presets, AcceptedWhereverAnAgentSpecIs) {
   const duel::DuelGame game(small_rules(3));
   EXPECT_EQ(make_agent(game, "easy")->spec(), "heuristic:blunder=0.25");
   EXPECT_EQ(make_agent(game, "normal")->spec(),
-            "lookahead:value_pitch=5,same_lattice=1,tie=0.02,repetition=0");
+            "lookahead:value_pitch=5,same_lattice=1,refine=0,tie=0.02,repetition=0");
   EXPECT_EQ(make_agent(game, "strong")->spec(),
-            "lookahead:value_pitch=4,same_lattice=1,tie=0.02,repetition=0");
+            "lookahead:value_pitch=4,same_lattice=1,refine=0,tie=0.02,repetition=0");
   const pig::PigGame pig_game;
   EXPECT_EQ(make_agent(pig_game, "strong")->spec(), "solver");
   // A match between presets plays.

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/core/errors.h"
+#include "solvers/duel/refinement.h"
 
 namespace sling::duel {
 namespace {
@@ -52,8 +53,12 @@ std::uint8_t range_class(const DuelGame& game, const DuelState& s) {
 }  // namespace
 
 CoarseDuelValue::CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
-                                 Scope leaf_scope)
-    : game_(game), fine_index_(game_), source_(std::move(source)), leaf_scope_(leaf_scope) {
+                                 Scope leaf_scope, bool source_exact)
+    : game_(game),
+      fine_index_(game_),
+      source_(std::move(source)),
+      leaf_scope_(leaf_scope),
+      source_exact_(source_exact) {
   const DuelGame& coarse = source_->game();
   if (!(uncapped_without_pitch(coarse.rules()) == uncapped_without_pitch(game_.rules()))) {
     throw RulesError("duel value function: the solution was solved for other rules");
@@ -374,6 +379,72 @@ std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game) {
   return slot;
 }
 
+namespace {
+
+std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm, int sweeps,
+                               const std::string& directory) {
+  char name[48];
+  std::snprintf(name, sizeof(name), "duel-refined-%016llx.sol",
+                static_cast<unsigned long long>(fnv1a(game.rules_json() + "|from pitch " +
+                                                      std::to_string(coarse_pitch_cm) + "|sweeps " +
+                                                      std::to_string(sweeps))));
+  return directory + "/" + name;
+}
+
+// Loads a cached refined table; null (after a notice) when it is unusable.  A refined table is
+// an unfinished solution: a complete one under its name is foreign.
+std::shared_ptr<const DuelSolution> load_refined(const DuelGame& game, const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return nullptr;
+  try {
+    auto table = std::make_shared<const DuelSolution>(
+        DuelSolution::load(path, &game, DuelSolution::Accept::kSolutionOrCheckpoint));
+    if (!table->complete()) return table;
+    log_line("sling: cached refined values " + path +
+             " are unusable (a solution, not refined values); refining again");
+  } catch (const std::exception& e) {
+    log_line("sling: cached refined values " + path + " are unusable (" + e.what() +
+             "); refining again");
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
+                                                          int sweeps) {
+  DuelRules uncapped = game.rules();
+  uncapped.turn_cap = 0;
+  const DuelGame own(uncapped);
+  const std::string directory = duel_cache_directory();
+  const std::string path = refined_cache_path(own, coarse_pitch_cm, sweeps, directory);
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex());
+    auto& slot = loaded_solutions()[path];
+    if (!slot) slot = load_refined(own, path);
+    if (slot) return slot;
+  }
+  DuelRules coarse = uncapped;
+  coarse.pitch_cm = coarse_pitch_cm;
+  const CoarseDuelValue interpolated(own, cached_duel_solution(DuelGame(coarse)));
+  duel_cache_log_line("sling: refining the " + std::to_string(coarse_pitch_cm) +
+                      " cm values on the " + std::to_string(uncapped.pitch_cm) +
+                      " cm lattice (once; cached in " + directory + ")...");
+  const auto start = std::chrono::steady_clock::now();
+  RefinementOptions options;
+  options.sweeps = sweeps;
+  options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  auto refined =
+      std::make_shared<const DuelSolution>(refine_interpolated_values(interpolated, options));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::lock_guard<std::mutex> lock(cache_mutex());
+  save_solved_in_duel_cache([&](const std::string& file) { refined->save(file); }, directory, path,
+                            seconds, "refined values", log_line);
+  loaded_solutions()[path] = refined;
+  return refined;
+}
+
 int default_coarse_pitch(const DuelGame& game) {
   return std::min(std::max(game.rules().pitch_cm + 1, 3), 5);
 }
@@ -381,14 +452,15 @@ int default_coarse_pitch(const DuelGame& game) {
 std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
                                                            int coarse_pitch_cm,
                                                            bool allow_same_lattice,
-                                                           CoarseDuelValue::Scope leaf_scope) {
+                                                           CoarseDuelValue::Scope leaf_scope,
+                                                           int refine_sweeps) {
   if (coarse_pitch_cm == 0) coarse_pitch_cm = default_coarse_pitch(game);
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const CoarseDuelValue>> shared;
   const std::string key = game.rules_json() + "|" + std::to_string(coarse_pitch_cm) + "|" +
                           (allow_same_lattice ? "1" : "0") + "|" +
                           std::to_string(static_cast<int>(leaf_scope)) + "|" +
-                          duel_cache_directory();
+                          std::to_string(refine_sweeps) + "|" + duel_cache_directory();
   std::lock_guard<std::mutex> lock(mutex);
   auto& slot = shared[key];
   if (slot) return slot;
@@ -396,6 +468,12 @@ std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
   DuelRules uncapped = game.rules();
   uncapped.turn_cap = 0;
   if (allow_same_lattice) source = cached_duel_solution_if_present(DuelGame(uncapped));
+  if (!source && refine_sweeps > 0) {
+    slot = std::make_shared<const CoarseDuelValue>(
+        game, cached_refined_values(game, coarse_pitch_cm, refine_sweeps), leaf_scope,
+        /*source_exact=*/false);
+    return slot;
+  }
   if (!source) {
     DuelRules rules = uncapped;
     rules.pitch_cm = coarse_pitch_cm;

@@ -42,14 +42,17 @@ class CoarseDuelValue {
   // `source` must be a solution of `game`'s rules on any lattice pitch (board, bases, dice and
   // options identical; DuelRules other than pitch_cm are checked), without a turn cap: a capped
   // game is valued as if it had none (the game itself scores the draw at the cap).
+  // `source_exact`: false for values that are not the exact solution of their lattice (refined
+  // values, refinement.h), which exact() then never claims.
   CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
-                  Scope leaf_scope = Scope::kCandidates);
+                  Scope leaf_scope = Scope::kCandidates, bool source_exact = true);
 
   const DuelGame& game() const { return game_; }
   int source_pitch_cm() const { return source_->game().rules().pitch_cm; }
   // Exact only on the source's own lattice and without a turn cap (the values ignore the cap).
   bool exact() const {
-    return source_pitch_cm() == game_.rules().pitch_cm && game_.rules().turn_cap == 0;
+    return source_exact_ && source_pitch_cm() == game_.rules().pitch_cm &&
+           game_.rules().turn_cap == 0;
   }
 
   // David's win probability at a declare state that the solver indexes (DuelIndex::index_of).
@@ -83,6 +86,7 @@ class CoarseDuelValue {
   DuelIndex fine_index_;
   std::shared_ptr<const DuelSolution> source_;
   Scope leaf_scope_;
+  bool source_exact_;
   std::vector<Axis> david_x_, david_y_, goliath_x_, goliath_y_;
   // Per coarse position pair: 0 where the bases overlap, else 1 + its range class (contact or the
   // number of full shooting bands).
@@ -122,6 +126,14 @@ std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game);
 // The cached solution of `game`'s own rules when the cache holds one (never solves), else null.
 std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGame& game);
 
+// The refined values (refinement.h) of `game`'s lattice from the solution at `coarse_pitch_cm`
+// with `sweeps` rising sweeps: loaded from the cache (duel-refined-<hash of the rules, the pitch
+// and the sweeps>.sol, an unfinished solution file), else computed with a progress line and saved
+// there.  A corrupt, truncated or foreign file is computed again with a one-line notice.  The turn
+// cap is ignored (the values are the uncapped game's).  Shared per key and process.  Thread-safe.
+std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
+                                                          int sweeps);
+
 // The coarse pitch used when none is asked for: one centimetre coarser than the game's lattice,
 // and at least 3 (on the default 30 cm board pitch 3 solves in about 20 s on 2 cores, pitch 2 in
 // about 9 minutes on one); the coarsest allowed pitch (5) is solved as it is.
@@ -129,9 +141,11 @@ int default_coarse_pitch(const DuelGame& game);
 
 // The value function of `game` from a solution at `coarse_pitch_cm` (0: default_coarse_pitch), or
 // from the game's own solution when the cache already holds it and `allow_same_lattice` is set.
-// Shared per (rules, pitch, scope) and process.  Thread-safe.
+// With `refine_sweeps` > 0 (and no own solution used) the interpolated values are refined on the
+// game's lattice first (cached_refined_values).  Shared per (rules, pitch, refinement, scope) and
+// process.  Thread-safe.
 std::shared_ptr<const CoarseDuelValue> shared_coarse_value(
     const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice = true,
-    CoarseDuelValue::Scope leaf_scope = CoarseDuelValue::Scope::kCandidates);
+    CoarseDuelValue::Scope leaf_scope = CoarseDuelValue::Scope::kCandidates, int refine_sweeps = 0);
 
 }  // namespace sling::duel

@@ -1,0 +1,139 @@
+#include "solvers/duel/refinement.h"
+
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/lattice_tables.h"
+#include "solvers/duel/passes.h"
+#include "solvers/duel/sweep.h"
+#include "solvers/duel/turn_evaluator.h"
+
+namespace sling::duel {
+
+using namespace detail;
+
+namespace {
+
+// The interpolated value of every declare state of the game's lattice (0 where the bases
+// overlap: no such state is ever read).
+std::vector<double> interpolated_values(const DuelGame& game, const DuelIndex& index,
+                                        const CoarseDuelValue& interpolated) {
+  std::vector<double> x(index.size(), 0.0);
+  const std::int64_t radii = game.rules().david_base_mm + game.rules().goliath_base_mm;
+  DuelState s;
+  s.phase = Phase::kDeclare;
+  for (int layer = 0; layer < DuelIndex::kLayers; ++layer) {
+    for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
+      s.actor = slot < 4 ? kDavid : kGoliath;
+      s.flags = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
+      for (int gy = 0; gy < game.lattice_height(kGoliath); ++gy) {
+        for (int gx = 0; gx < game.lattice_width(kGoliath); ++gx) {
+          for (int dy = 0; dy < game.lattice_height(kDavid); ++dy) {
+            for (int dx = 0; dx < game.lattice_width(kDavid); ++dx) {
+              s.david_x = static_cast<std::uint8_t>(dx);
+              s.david_y = static_cast<std::uint8_t>(dy);
+              s.goliath_x = static_cast<std::uint8_t>(gx);
+              s.goliath_y = static_cast<std::uint8_t>(gy);
+              if (game.centre_distance2(s) < radii * radii) continue;
+              if (const auto at = index.index_of(s)) x[*at] = interpolated.declare_value(s);
+            }
+          }
+        }
+      }
+    }
+  }
+  return x;
+}
+
+// Gauss-Seidel sweeps of one layer with `clamp`, each turn continuing with `continuation`, until
+// no value moves by more than `tolerance` or `max_sweeps` have run; returns the sweeps run.
+int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer, Clamp clamp,
+                double continuation, int max_sweeps, double tolerance) {
+  using Evaluator = TurnEvaluator<Mode::kOptimal>;
+  Evaluator ev(lattice, x.data(), x.data(), 1.0, 0.0);
+  const std::size_t npairs = lattice.index.pairs();
+  std::vector<std::uint16_t> records(lattice.index.at(0, DuelIndex::kSlots, 0) * 13);
+  std::vector<double> transposed(4 * npairs);
+  for (int slot = 0; slot < 4; ++slot) {
+    for (std::size_t p = 0; p < npairs; ++p)
+      transposed[lattice.transposed(slot, p)] = x[lattice.index.at(layer, slot, p)];
+  }
+  ev.set_transposed(transposed.data(), transposed.data(), layer);
+  std::vector<double> packed(Evaluator::kPackedStreams * npairs);
+  ev.set_packed_leaves(packed.data(), layer);
+  std::vector<double> cache;
+  if (layer >= 3) {
+    cache = fill_cache(lattice, ev, layer);
+    ev.set_cache(cache.data(), layer);
+  }
+  using D = Evaluator::Destinations;
+  int sweeps = 0;
+  while (sweeps < max_sweeps) {
+    ev.set_destinations(records.data(), layer, D::kFull, D::kFull);
+    const SweepResult r =
+        sweep(lattice, ev, x.data(), transposed.data(), nullptr, layer, continuation, clamp);
+    ++sweeps;
+    if (r.max_change <= tolerance) break;
+  }
+  return sweeps;
+}
+
+}  // namespace
+
+DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
+                                        const RefinementOptions& options) {
+  DuelRules rules = interpolated.game().rules();
+  rules.turn_cap = 0;
+  const DuelGame game(rules);
+  const auto start = Clock::now();
+  const LatticeTables lattice(game);
+  std::vector<double> x = interpolated_values(game, lattice.index, interpolated);
+  const bool god = rules.god_enabled;
+  std::vector<int> layers = {0, 1, 2};
+  if (god) layers.insert(layers.end(), {3, 4, 5});
+  constexpr double kContinuation = 1.0 - 1e-10;  // the solver's own (SolverOptions::discount)
+  SolveSummary summary;
+  summary.threads = options.threads;
+  summary.layers = static_cast<int>(layers.size());
+  tbb::task_arena arena(std::max(1, options.threads));
+  arena.execute([&] {
+    for (int layer : layers) {
+      const auto layer_start = Clock::now();
+      const int settled =
+          sweep_layer(lattice, x, layer, Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
+                      options.settle_tolerance);
+      const int rose = options.sweeps > 0 ? sweep_layer(lattice, x, layer, Clamp::kNoLower,
+                                                        kContinuation, options.sweeps, 0.0)
+                                          : 0;
+      summary.sweeps += settled + rose;
+      if (options.log) {
+        char line[160];
+        std::snprintf(line, sizeof(line), "%-8s %-22s settled in %4d sweeps, rose %3d  %.1f s",
+                      "refine", layer_name(layer), settled, rose, seconds_since(layer_start));
+        options.log(line);
+      }
+    }
+    const TurnEvaluator<Mode::kOptimal> ev(lattice, x.data(), x.data(), 1.0, 0.0);
+    const std::uint8_t kit = kShield | kJavelin;
+    summary.start_without_god = ev.initiative(false, 0.0);
+    summary.david_first_without_god = ev.vd(lattice.start_pair, kit);
+    summary.goliath_first_without_god = ev.vg(lattice.start_pair, kit);
+    summary.start = god ? ev.initiative(true, 0.0) : summary.start_without_god;
+    summary.david_first =
+        god ? ev.vd(lattice.start_pair, kit | kGod) : summary.david_first_without_god;
+    summary.goliath_first =
+        god ? ev.vg(lattice.start_pair, kit | kGod) : summary.goliath_first_without_god;
+  });
+  // A sub-solution bounds the value from below (up to the settling tolerance); nothing bounds it
+  // from above, and nothing is certified.
+  summary.lower_bound = summary.start;
+  summary.lower_bound_without_god = summary.start_without_god;
+  summary.seconds = seconds_since(start);
+  return DuelSolution(game, std::move(x), std::move(summary), /*complete=*/false);
+}
+
+}  // namespace sling::duel
