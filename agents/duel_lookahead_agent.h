@@ -15,6 +15,7 @@
 
 #include "agents/agent.h"
 #include "agents/duel_action_values.h"
+#include "agents/duel_value.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
 #include "solvers/duel/coarse_value.h"
@@ -24,12 +25,12 @@ namespace sling {
 class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
  public:
   DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
-                     bool same_lattice, int refine_sweeps, double tie_margin,
+                     bool same_lattice, DuelRefineOptions refine, double tie_margin,
                      double repetition_penalty)
       : value_(std::move(value)),
         pitch_cm_(pitch_cm),
         same_lattice_(same_lattice),
-        refine_sweeps_(refine_sweeps),
+        refine_(refine),
         tie_margin_(tie_margin),
         repetition_penalty_(repetition_penalty) {}
 
@@ -58,8 +59,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     std::snprintf(margin, sizeof margin, "%g", tie_margin_);
     std::snprintf(repetition, sizeof repetition, "%g", repetition_penalty_);
     return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
-           ",same_lattice=" + (same_lattice_ ? "1" : "0") +
-           ",refine=" + std::to_string(refine_sweeps_) + ",tie=" + margin +
+           ",same_lattice=" + (same_lattice_ ? "1" : "0") + refine_.spec() + ",tie=" + margin +
            ",repetition=" + repetition;
   }
 
@@ -91,7 +91,8 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   // before a move; the destination nearest the other figure).
   Action pick_among_ties(const duel::DuelState& state) const {
     const std::vector<ActionStat>& ranked = analysis_.actions;
-    if (tie_margin_ <= 0) return ranked.front().action;
+    // Refined values are a sub-solution: the greedy choice is the one that keeps its guarantee.
+    if (tie_margin_ <= 0 || value_->refined()) return ranked.front().action;
     const duel::DuelGame& game = value_->game();
     auto progress = [&](Action a) -> double {
       if (state.phase == duel::Phase::kDeclare) return a == duel::act::kMove ? 0 : 1;
@@ -118,7 +119,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   std::shared_ptr<const duel::CoarseDuelValue> value_;
   int pitch_cm_;
   bool same_lattice_;
-  int refine_sweeps_;
+  DuelRefineOptions refine_;
   double tie_margin_;
   double repetition_penalty_;
   // How often David handed Goliath each position (repetition key) in this game.
@@ -130,7 +131,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
 struct DuelLookaheadOptions {
   int pitch_cm = 0;
   bool same_lattice = true;
-  int refine_sweeps = 0;
+  DuelRefineOptions refine;
   double tie_margin = 0.02;
   double repetition_penalty = 0;
   static DuelLookaheadOptions read(OptionReader& r) {
@@ -142,13 +143,11 @@ struct DuelLookaheadOptions {
     o.same_lattice = r.integer("same_lattice", 1, 0, 1,
                                "use the game's own solution instead when the cache holds it (1) "
                                "or never (0)") == 1;
-    o.refine_sweeps = static_cast<int>(r.integer(
-        "refine", 0, 0, 500,
-        "refine the interpolated values on the game's lattice: settle them to a sub-solution, "
-        "then this many sweeps of the exact turn (0 = off; solved once, cached)"));
+    o.refine = DuelRefineOptions::read(r, "");
     o.tie_margin = r.real("tie", 0.02, 0, 0.5,
                           "win probabilities within this of the best are ties, broken toward the "
-                          "action that brings the decision sooner (plateaus; 0 = the best value)");
+                          "action that brings the decision sooner (plateaus; 0 = the best value; "
+                          "refined values are played greedily)");
     o.repetition_penalty =
         r.real("repetition", 0, 0, 0.5,
                "David's destinations that hand Goliath a position already handed him in the game "
@@ -165,8 +164,8 @@ inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& 
   const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
   return std::make_unique<DuelLookaheadAgent>(
       duel::shared_coarse_value(game, pitch, o.same_lattice,
-                                duel::CoarseDuelValue::Scope::kCandidates, o.refine_sweeps),
-      pitch, o.same_lattice, o.refine_sweeps, o.tie_margin, o.repetition_penalty);
+                                duel::CoarseDuelValue::Scope::kCandidates, o.refine.sweeps),
+      pitch, o.same_lattice, o.refine, o.tie_margin, o.repetition_penalty);
 }
 
 }  // namespace sling

@@ -17,6 +17,7 @@
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
 #include "solvers/duel/capped_cache.h"
+#include "solvers/duel/coarse_value.h"
 
 namespace sling {
 
@@ -46,11 +47,18 @@ std::vector<PresetInfo> agent_presets([[maybe_unused]] const G& game) {
          "the rest of the turn exactly, valued by the 5 cm lattice's exact solution "
          "(interpolated; solved once, a few seconds, then cached)"},
         // Under a turn cap that solves in about a minute, exact play of the capped game itself
-        // (the lookahead's values ignore the cap, which decides play near its end).
+        // (the lookahead's values ignore the cap, which decides play near its end).  Where the
+        // refinement takes seconds (2 cm and coarser), the refined values; on the default 1 cm
+        // lattice it would take minutes, and the interpolated values serve.
         duel::capped_solve_is_cheap(game)
             ? PresetInfo{"strong", "solver",
                          "exact play of this capped game (solved once, about a minute at most, "
                          "then cached)"}
+        : duel::refinement_is_cheap(game)
+            ? PresetInfo{"strong", "lookahead:refine=100",
+                         "the rest of the turn exactly, valued by the exact solution one "
+                         "centimetre coarser refined on this lattice (a sub-solution raised by "
+                         "100 sweeps; computed once, seconds, then cached)"}
             : PresetInfo{"strong", "lookahead",
                          "the rest of the turn exactly, valued by the exact solution one "
                          "centimetre coarser (3 cm at the default 1 cm lattice; solved once, about "

@@ -566,6 +566,10 @@ TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
   EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic:blunder=0.25");
   EXPECT_EQ(resolve_preset(duel_game, "normal"), "lookahead:value_pitch=5");
   EXPECT_EQ(resolve_preset(duel_game, "strong"), "lookahead");
+  // Where refining the lattice takes seconds (2 cm and coarser), strong plays the refined values.
+  duel::DuelRules two_cm;
+  two_cm.pitch_cm = 2;
+  EXPECT_EQ(resolve_preset(duel::DuelGame(two_cm), "strong"), "lookahead:refine=100");
   EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second
   EXPECT_EQ(resolve_preset(duel_game, "random"), "random");
   // (Building the duel's presets solves their value lattice: value_search_test builds them on a

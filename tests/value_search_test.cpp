@@ -354,7 +354,7 @@ TEST(Presets, AcceptedWhereverAnAgentSpecIs) {
   EXPECT_EQ(make_agent(game, "normal")->spec(),
             "lookahead:value_pitch=5,same_lattice=1,refine=0,tie=0.02,repetition=0");
   EXPECT_EQ(make_agent(game, "strong")->spec(),
-            "lookahead:value_pitch=4,same_lattice=1,refine=0,tie=0.02,repetition=0");
+            "lookahead:value_pitch=4,same_lattice=1,refine=100,tie=0.02,repetition=0");
   const pig::PigGame pig_game;
   EXPECT_EQ(make_agent(pig_game, "strong")->spec(), "solver");
   // A match between presets plays.

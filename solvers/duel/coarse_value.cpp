@@ -53,12 +53,12 @@ std::uint8_t range_class(const DuelGame& game, const DuelState& s) {
 }  // namespace
 
 CoarseDuelValue::CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
-                                 Scope leaf_scope, bool source_exact)
+                                 Scope leaf_scope, bool refined)
     : game_(game),
       fine_index_(game_),
       source_(std::move(source)),
       leaf_scope_(leaf_scope),
-      source_exact_(source_exact) {
+      refined_(refined) {
   const DuelGame& coarse = source_->game();
   if (!(uncapped_without_pitch(coarse.rules()) == uncapped_without_pitch(game_.rules()))) {
     throw RulesError("duel value function: the solution was solved for other rules");
@@ -445,6 +445,10 @@ std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, 
   return refined;
 }
 
+bool refinement_is_cheap(const DuelGame& game) {
+  return DuelIndex(game).pairs() <= kCheapRefinementPairs;
+}
+
 int default_coarse_pitch(const DuelGame& game) {
   return std::min(std::max(game.rules().pitch_cm + 1, 3), 5);
 }
@@ -471,7 +475,7 @@ std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
   if (!source && refine_sweeps > 0) {
     slot = std::make_shared<const CoarseDuelValue>(
         game, cached_refined_values(game, coarse_pitch_cm, refine_sweeps), leaf_scope,
-        /*source_exact=*/false);
+        /*refined=*/true);
     return slot;
   }
   if (!source) {

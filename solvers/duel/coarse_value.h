@@ -20,6 +20,7 @@
 // between threads.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,18 +43,19 @@ class CoarseDuelValue {
   // `source` must be a solution of `game`'s rules on any lattice pitch (board, bases, dice and
   // options identical; DuelRules other than pitch_cm are checked), without a turn cap: a capped
   // game is valued as if it had none (the game itself scores the draw at the cap).
-  // `source_exact`: false for values that are not the exact solution of their lattice (refined
-  // values, refinement.h), which exact() then never claims.
+  // `refined`: the source holds refined values of the game's lattice (refinement.h), not a
+  // solution; exact() then never holds.
   CoarseDuelValue(const DuelGame& game, std::shared_ptr<const DuelSolution> source,
-                  Scope leaf_scope = Scope::kCandidates, bool source_exact = true);
+                  Scope leaf_scope = Scope::kCandidates, bool refined = false);
 
   const DuelGame& game() const { return game_; }
   int source_pitch_cm() const { return source_->game().rules().pitch_cm; }
   // Exact only on the source's own lattice and without a turn cap (the values ignore the cap).
   bool exact() const {
-    return source_exact_ && source_pitch_cm() == game_.rules().pitch_cm &&
-           game_.rules().turn_cap == 0;
+    return !refined_ && source_pitch_cm() == game_.rules().pitch_cm && game_.rules().turn_cap == 0;
   }
+  // Refined values: a sub-solution, whose greedy David wins at least its values.
+  bool refined() const { return refined_; }
 
   // David's win probability at a declare state that the solver indexes (DuelIndex::index_of).
   double declare_value(const DuelState& s) const;
@@ -86,7 +88,7 @@ class CoarseDuelValue {
   DuelIndex fine_index_;
   std::shared_ptr<const DuelSolution> source_;
   Scope leaf_scope_;
-  bool source_exact_;
+  bool refined_;
   std::vector<Axis> david_x_, david_y_, goliath_x_, goliath_y_;
   // Per coarse position pair: 0 where the bases overlap, else 1 + its range class (contact or the
   // number of full shooting bands).
@@ -133,6 +135,12 @@ std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGa
 // cap is ignored (the values are the uncapped game's).  Shared per key and process.  Thread-safe.
 std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
                                                           int sweeps);
+
+// Whether refining `game`'s lattice takes seconds rather than minutes: at most
+// kCheapRefinementPairs position pairs.  The 30 cm board at 2 cm has 33,124 (100 sweeps: about
+// 10 s on 2 cores), at 1 cm 551,124 (several minutes).
+inline constexpr std::size_t kCheapRefinementPairs = 60000;
+bool refinement_is_cheap(const DuelGame& game);
 
 // The coarse pitch used when none is asked for: one centimetre coarser than the game's lattice,
 // and at least 3 (on the default 30 cm board pitch 3 solves in about 20 s on 2 cores, pitch 2 in
