@@ -12,6 +12,7 @@
 #include "engine/duel/duel.h"
 #include "search/mcts.h"
 #include "solvers/duel/coarse_value.h"
+#include "solvers/duel/refinement.h"
 #include "solvers/duel/solver.h"
 
 namespace sling::duel {
@@ -82,6 +83,22 @@ void BM_DuelLookaheadDecision(benchmark::State& st) {
   st.SetItemsProcessed(static_cast<std::int64_t>(i));
 }
 BENCHMARK(BM_DuelLookaheadDecision)->Unit(benchmark::kMillisecond);
+
+// Refining the pitch-5 values on the 3 cm lattice (settling, then Arg sweeps a layer), two
+// threads; items = declare states of the lattice.
+void BM_DuelRefinement(benchmark::State& st) {
+  const CoarseDuelValue& value = pitch3_value();
+  RefinementOptions options;
+  options.sweeps = static_cast<int>(st.range(0));
+  std::size_t states = 0;
+  for (auto _ : st) {
+    const DuelSolution refined = refine_interpolated_values(value, options);
+    states = refined.values().size();
+    benchmark::DoNotOptimize(refined.summary().start);
+  }
+  st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(states));
+}
+BENCHMARK(BM_DuelRefinement)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace sling::duel

@@ -88,23 +88,12 @@ CoarseDuelValue::CoarseDuelValue(const DuelGame& game, std::shared_ptr<const Due
   goliath_y_ = axis(kGoliath, false);
 
   const DuelIndex& index = source_->index();
-  const std::int64_t radii = coarse.rules().david_base_mm + coarse.rules().goliath_base_mm;
   coarse_range_.assign(index.pairs(), 0);
   DuelState s;
-  for (int gy = 0; gy < coarse.lattice_height(kGoliath); ++gy) {
-    for (int gx = 0; gx < coarse.lattice_width(kGoliath); ++gx) {
-      for (int dy = 0; dy < coarse.lattice_height(kDavid); ++dy) {
-        for (int dx = 0; dx < coarse.lattice_width(kDavid); ++dx) {
-          s.david_x = static_cast<std::uint8_t>(dx);
-          s.david_y = static_cast<std::uint8_t>(dy);
-          s.goliath_x = static_cast<std::uint8_t>(gx);
-          s.goliath_y = static_cast<std::uint8_t>(gy);
-          if (coarse.centre_distance2(s) < radii * radii) continue;  // the bases overlap
-          coarse_range_[index.pair(dx, dy, gx, gy)] = range_class(coarse, s);
-        }
-      }
-    }
-  }
+  for_each_placement(coarse, s, [&] {
+    coarse_range_[index.pair(s.david_x, s.david_y, s.goliath_x, s.goliath_y)] =
+        range_class(coarse, s);
+  });
 }
 
 double CoarseDuelValue::declare_value(const DuelState& s) const {
@@ -434,6 +423,11 @@ std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, 
   RefinementOptions options;
   options.sweeps = sweeps;
   options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  // A layer's line once the refinement has run for a while (the 1 cm lattice takes minutes).
+  options.log = [&start](const std::string& line) {
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(10))
+      duel_cache_log_line("sling: " + line);
+  };
   auto refined =
       std::make_shared<const DuelSolution>(refine_interpolated_values(interpolated, options));
   const double seconds =

@@ -2,6 +2,7 @@
 // The index of the duel's declare states: (layer, slot, position pair), and the mirror symmetry.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "engine/duel/duel.h"
@@ -45,5 +46,25 @@ class DuelIndex {
   int david_points_, goliath_points_;
   std::size_t pairs_;
 };
+
+// Calls visit() once for every placement of both figures on `game`'s lattice whose bases do not
+// overlap, with `s`'s positions set to it (its other fields as the caller left them).
+template <class Visit>
+void for_each_placement(const DuelGame& game, DuelState& s, Visit&& visit) {
+  const std::int64_t radii = game.rules().david_base_mm + game.rules().goliath_base_mm;
+  for (int gy = 0; gy < game.lattice_height(kGoliath); ++gy) {
+    for (int gx = 0; gx < game.lattice_width(kGoliath); ++gx) {
+      for (int dy = 0; dy < game.lattice_height(kDavid); ++dy) {
+        for (int dx = 0; dx < game.lattice_width(kDavid); ++dx) {
+          s.david_x = static_cast<std::uint8_t>(dx);
+          s.david_y = static_cast<std::uint8_t>(dy);
+          s.goliath_x = static_cast<std::uint8_t>(gx);
+          s.goliath_y = static_cast<std::uint8_t>(gy);
+          if (game.centre_distance2(s) >= radii * radii) visit();
+        }
+      }
+    }
+  }
+}
 
 }  // namespace sling::duel

@@ -243,6 +243,20 @@ bool run_pass(const LatticeTables& lattice, const double* guide, double* eval,
   return all_certified;
 }
 
+void record_start_values(const LatticeTables& lattice, const double* values, bool god,
+                         SolveSummary& summary) {
+  const TurnEvaluator<Mode::kOptimal> ev(lattice, values, values, 1.0, 0.0);
+  const std::uint8_t kit = kShield | kJavelin;
+  summary.start_without_god = ev.initiative(false, 0.0);
+  summary.david_first_without_god = ev.vd(lattice.start_pair, kit);
+  summary.goliath_first_without_god = ev.vg(lattice.start_pair, kit);
+  summary.start = god ? ev.initiative(true, 0.0) : summary.start_without_god;
+  summary.david_first =
+      god ? ev.vd(lattice.start_pair, kit | kGod) : summary.david_first_without_god;
+  summary.goliath_first =
+      god ? ev.vg(lattice.start_pair, kit | kGod) : summary.goliath_first_without_god;
+}
+
 template bool run_pass<Mode::kOptimal>(const LatticeTables&, const double*, double*, double, double,
                                        const std::vector<int>&, const PassOptions&,
                                        const SolverOptions&, SolveSummary&,

@@ -46,4 +46,9 @@ bool run_pass(const LatticeTables& lattice, const double* guide, double* eval,
               const PassOptions& po, const SolverOptions& options, SolveSummary& summary,
               const std::function<void(int layer)>& before_layer = {});
 
+// Records the start values of `values` (before and after the initiative roll, with God and
+// without) in the summary.
+void record_start_values(const LatticeTables& lattice, const double* values, bool god,
+                         SolveSummary& summary);
+
 }  // namespace sling::duel::detail

@@ -23,27 +23,15 @@ namespace {
 std::vector<double> interpolated_values(const DuelGame& game, const DuelIndex& index,
                                         const CoarseDuelValue& interpolated) {
   std::vector<double> x(index.size(), 0.0);
-  const std::int64_t radii = game.rules().david_base_mm + game.rules().goliath_base_mm;
   DuelState s;
   s.phase = Phase::kDeclare;
   for (int layer = 0; layer < DuelIndex::kLayers; ++layer) {
     for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
       s.actor = slot < 4 ? kDavid : kGoliath;
       s.flags = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
-      for (int gy = 0; gy < game.lattice_height(kGoliath); ++gy) {
-        for (int gx = 0; gx < game.lattice_width(kGoliath); ++gx) {
-          for (int dy = 0; dy < game.lattice_height(kDavid); ++dy) {
-            for (int dx = 0; dx < game.lattice_width(kDavid); ++dx) {
-              s.david_x = static_cast<std::uint8_t>(dx);
-              s.david_y = static_cast<std::uint8_t>(dy);
-              s.goliath_x = static_cast<std::uint8_t>(gx);
-              s.goliath_y = static_cast<std::uint8_t>(gy);
-              if (game.centre_distance2(s) < radii * radii) continue;
-              if (const auto at = index.index_of(s)) x[*at] = interpolated.declare_value(s);
-            }
-          }
-        }
-      }
+      for_each_placement(game, s, [&] {
+        if (const auto at = index.index_of(s)) x[*at] = interpolated.declare_value(s);
+      });
     }
   }
   return x;
@@ -117,16 +105,7 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
         options.log(line);
       }
     }
-    const TurnEvaluator<Mode::kOptimal> ev(lattice, x.data(), x.data(), 1.0, 0.0);
-    const std::uint8_t kit = kShield | kJavelin;
-    summary.start_without_god = ev.initiative(false, 0.0);
-    summary.david_first_without_god = ev.vd(lattice.start_pair, kit);
-    summary.goliath_first_without_god = ev.vg(lattice.start_pair, kit);
-    summary.start = god ? ev.initiative(true, 0.0) : summary.start_without_god;
-    summary.david_first =
-        god ? ev.vd(lattice.start_pair, kit | kGod) : summary.david_first_without_god;
-    summary.goliath_first =
-        god ? ev.vg(lattice.start_pair, kit | kGod) : summary.goliath_first_without_god;
+    record_start_values(lattice, x.data(), god, summary);
   });
   // A sub-solution bounds the value from below (up to the settling tolerance); nothing bounds it
   // from above, and nothing is certified.

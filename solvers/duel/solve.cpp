@@ -169,18 +169,7 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
       }
       summary.passes.push_back(std::move(report));
     }
-    {
-      TurnEvaluator<Mode::kOptimal> ev(lattice, x.data(), x.data(), 1.0, 0.0);
-      const std::uint8_t kit = kShield | kJavelin;
-      summary.start_without_god = ev.initiative(false, 0.0);
-      summary.david_first_without_god = ev.vd(lattice.start_pair, kit);
-      summary.goliath_first_without_god = ev.vg(lattice.start_pair, kit);
-      summary.start = god ? ev.initiative(true, 0.0) : summary.start_without_god;
-      summary.david_first =
-          god ? ev.vd(lattice.start_pair, kit | kGod) : summary.david_first_without_god;
-      summary.goliath_first =
-          god ? ev.vg(lattice.start_pair, kit | kGod) : summary.goliath_first_without_god;
-    }
+    record_start_values(lattice, x.data(), god, summary);
 
     // 2. Lower bound: certify x <= T x for the discounted game.  David's policy is greedy on the
     //    certified x, so x bounds the value of that policy against any Goliath from below.
