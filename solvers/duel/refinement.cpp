@@ -83,7 +83,7 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
   const bool god = rules.god_enabled;
   std::vector<int> layers = {0, 1, 2};
   if (god) layers.insert(layers.end(), {3, 4, 5});
-  constexpr double kContinuation = 1.0 - 1e-10;  // the solver's own (SolverOptions::discount)
+  const double continuation = 1.0 - SolverOptions{}.discount;  // the solver's own
   SolveSummary summary;
   summary.threads = options.threads;
   summary.layers = static_cast<int>(layers.size());
@@ -95,7 +95,7 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
           sweep_layer(lattice, x, layer, Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
                       options.settle_tolerance);
       const int rose = options.sweeps > 0 ? sweep_layer(lattice, x, layer, Clamp::kNoLower,
-                                                        kContinuation, options.sweeps, 0.0)
+                                                        continuation, options.sweeps, 0.0)
                                           : 0;
       summary.sweeps += settled + rose;
       if (options.log) {
