@@ -89,6 +89,33 @@ std::string repetition_spec(double penalty) {
   }
 }
 
+// `candidates=both|own|none`, offered by games with a candidate set (search/common.h).
+template <Game G>
+search::Candidates read_candidates(OptionReader& r) {
+  if constexpr (HasCandidateActions<G>) {
+    const std::string use =
+        r.choice("candidates", "both", {"both", "own", "none"},
+                 "whose decisions expand the game's candidate actions instead of every legal "
+                 "action: both sides, the searching side only, or neither");
+    return use == "own"    ? search::Candidates::kOwn
+           : use == "none" ? search::Candidates::kNone
+                           : search::Candidates::kBoth;
+  } else {
+    return search::Candidates::kBoth;
+  }
+}
+
+template <Game G>
+std::string candidates_spec(search::Candidates use) {
+  if constexpr (HasCandidateActions<G>) {
+    return use == search::Candidates::kOwn    ? ",candidates=own"
+           : use == search::Candidates::kNone ? ",candidates=none"
+                                              : ",candidates=both";
+  } else {
+    return "";
+  }
+}
+
 }  // namespace agent_detail
 
 template <Game G>
@@ -126,6 +153,15 @@ search::MctsConfig read_mcts_options(OptionReader& r,
   c.reuse = r.integer("reuse", 1, 0, 1, "keep the subtree of the move played (1) or not (0)") == 1;
   c.max_nodes = r.integer("max_nodes", 1 << 22, 1024, 1 << 30, "arena capacity per tree (nodes)");
   c.repetition_penalty = agent_detail::read_repetition_penalty<G>(r);
+  c.candidates = agent_detail::read_candidates<G>(r);
+  const std::string backup =
+      r.choice("backup", "sample", {"sample", "expectation", "expectimax"},
+               "what a node passes up: the sampled payoff; at chance nodes the "
+               "probability-weighted mean of the children's values; or that and, at decisions, "
+               "the best child's value");
+  c.backup = backup == "expectimax"    ? search::Backup::kExpectimax
+             : backup == "expectation" ? search::Backup::kExpectation
+                                       : search::Backup::kSample;
   if (c.iterations == 0 && c.seconds == 0) {
     throw OptionError("agent 'mcts': set iterations or time (both are 0)");
   }
@@ -146,8 +182,12 @@ std::string mcts_spec(const search::MctsConfig& c,
          ",leaf=" + leaf + ",rollout_plies=" + std::to_string(c.rollout_plies) +
          ",widen=" + format_real(c.widening_k) + ",alpha=" + format_real(c.widening_alpha) +
          ",trees=" + std::to_string(c.trees) + ",reuse=" + (c.reuse ? "1" : "0") +
-         ",max_nodes=" + std::to_string(c.max_nodes) +
-         agent_detail::repetition_spec<G>(c.repetition_penalty);
+         ",max_nodes=" + std::to_string(c.max_nodes) + ",backup=" +
+         (c.backup == search::Backup::kExpectimax    ? "expectimax"
+          : c.backup == search::Backup::kExpectation ? "expectation"
+                                                     : "sample") +
+         agent_detail::repetition_spec<G>(c.repetition_penalty) +
+         agent_detail::candidates_spec<G>(c.candidates);
 }
 
 // `Value` is the type of the leaf value function (search::NoLeafValue for none); the agent keeps
@@ -231,6 +271,7 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r,
                  "the other side searched as a minimiser, or as the game's heuristic policy (a "
                  "best response to it: measures how far it can be exploited)") == "heuristic";
   }
+  c.candidates = agent_detail::read_candidates<G>(r);
   if (c.nodes == 0 && c.seconds == 0) {
     throw OptionError("agent 'expectimax': set nodes or time (both are 0)");
   }
@@ -257,7 +298,8 @@ std::string expectimax_spec(const search::ExpectimaxConfig& c,
          agent_detail::repetition_spec<G>(c.repetition_penalty) +
          (HasHeuristicPolicy<G>
               ? (c.model_opponent_as_heuristic ? ",opponent=heuristic" : ",opponent=minimax")
-              : "");
+              : "") +
+         agent_detail::candidates_spec<G>(c.candidates);
 }
 
 template <Game G, class Value = search::NoLeafValue>

@@ -38,7 +38,8 @@ std::vector<DuelState> decision_states(const DuelGame& game, int count) {
 
 // MCTS with 1,000 simulations per search on the 3 cm lattice; items = simulations.  Arg: 0 =
 // random rollouts to the end (no value function), 1 = the coarse value at the leaves, 2 = half
-// value, half random rollout (AlphaGo's mix).
+// value, half random rollout (AlphaGo's mix), 3 and 4 = the value with expectation and
+// expectimax backups (search/mcts.h).
 void BM_DuelMctsValueLeaves(benchmark::State& st) {
   const CoarseDuelValue& value = pitch3_value();
   const DuelGame& game = value.game();
@@ -48,11 +49,20 @@ void BM_DuelMctsValueLeaves(benchmark::State& st) {
   config.reuse = false;
   config.value_leaves = st.range(0) >= 1;
   config.value_rollout_weight = st.range(0) == 2 ? 0.5 : 0;
+  config.backup = st.range(0) == 3   ? search::Backup::kExpectation
+                  : st.range(0) == 4 ? search::Backup::kExpectimax
+                                     : search::Backup::kSample;
   search::Mcts<DuelGame, CoarseDuelValue> mcts(game, config, &value);
   mcts.new_game(3);
   bench::time_searches(st, mcts, states);
 }
-BENCHMARK(BM_DuelMctsValueLeaves)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DuelMctsValueLeaves)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(3)
+    ->Arg(4)
+    ->Unit(benchmark::kMillisecond);
 
 // One interpolated value at a turn start; items = values.
 void BM_DuelCoarseDeclareValue(benchmark::State& st) {

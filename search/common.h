@@ -44,12 +44,36 @@ inline Action draw_chance(const G& game, const typename G::State& state, Rng& rn
   }
 }
 
+// Whose decisions a search expands with the game's candidate set (when the game offers one)
+// instead of every legal action.  Pruning the searching side's own choices can only make it
+// expect less than it could get; pruning the other side's makes it expect more, whenever the
+// reply that refutes a line is not among the candidates, and a deeper search meets more such
+// replies (docs/search.md, "Candidate actions").
+enum class Candidates : std::uint8_t {
+  kBoth,  // both sides choose among candidates (the cheapest)
+  kOwn,   // the searching side among candidates, the other side among every legal action
+  kNone,  // every legal action for both
+};
+
 // The actions a search expands: the game's candidate set when it offers one (large movement
 // sets), otherwise every legal action.
 template <Game G>
 inline void search_actions(const G& game, const typename G::State& state, ActionList<G>& out) {
   if constexpr (HasCandidateActions<G>) {
     game.candidate_actions(state, out);
+  } else {
+    game.legal_actions(state, out);
+  }
+}
+
+// The same, for a search made on behalf of `searcher` under the policy `use`.
+template <Game G>
+inline void search_actions(const G& game, const typename G::State& state, ActionList<G>& out,
+                           Candidates use, int searcher) {
+  const bool pruned = use == Candidates::kBoth ||
+                      (use == Candidates::kOwn && game.current_player(state) == searcher);
+  if (pruned) {
+    search_actions(game, state, out);
   } else {
     game.legal_actions(state, out);
   }

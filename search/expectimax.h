@@ -64,6 +64,7 @@ struct ExpectimaxConfig {
   // decisions) instead of as a minimiser: a best response to that policy within the horizon.  It
   // measures how far the heuristic can be exploited; against any other opponent it is unsound.
   bool model_opponent_as_heuristic = false;
+  Candidates candidates = Candidates::kBoth;  // whose decisions expand the game's candidate set
 };
 
 template <Game G, class Value = NoLeafValue>
@@ -116,7 +117,7 @@ class Expectimax {
       }
     }
     ActionList<G> actions;
-    search_actions(game_, root, actions);
+    search_actions(game_, root, actions, config_.candidates, root_player_);
     order(root, actions, kInvalidAction);
     const bool maximising = root_player_ == 0;
     const double sign = maximising ? 1.0 : -1.0;
@@ -309,7 +310,7 @@ class Expectimax {
     if (models_opponent(player)) {
       actions.push_back(heuristic_action(state));
     } else {
-      search_actions(game_, state, actions);
+      search_actions(game_, state, actions, config_.candidates, root_player_);
       order(state, actions, tt_best);
     }
     const bool maximising = player == 0;
@@ -342,7 +343,7 @@ class Expectimax {
   Action first_action(const State& state) {
     if (models_opponent(game_.current_player(state))) return heuristic_action(state);
     ActionList<G> actions;
-    search_actions(game_, state, actions);
+    search_actions(game_, state, actions, config_.candidates, root_player_);
     Action tt_best = kInvalidAction;
     if (Entry* e = probe(G::hash(state))) tt_best = e->best;
     order(state, actions, tt_best);

@@ -30,12 +30,24 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "search/common.h"
 #include "search/value.h"
 
 namespace sling::search {
+
+// What each node on a simulation's path adds to its statistics and passes up.
+//   kSample: the simulation's payoff (UCT): a node's value is the mean of what went through it.
+//   kExpectation: a chance node's value is the probability-weighted mean of its children's
+//     values (over the outcomes visited so far, renormalised), as in expectimax, and that is what
+//     it passes up: its parent no longer reads the luck of the dice drawn under it, which with a
+//     leaf value exact over a turn is most of the variance.
+//   kExpectimax: chance nodes as kExpectation, and a decision node's value is its best visited
+//     child's for the side to move there, so the tree holds a growing expectimax over its visited
+//     nodes instead of averages that mix in the exploration's poor choices.
+enum class Backup : std::uint8_t { kSample, kExpectation, kExpectimax };
 
 struct MctsConfig {
   std::int64_t iterations = 10000;  // simulations per move, shared among the trees
@@ -58,6 +70,11 @@ struct MctsConfig {
   // searching side for each time it was met (0 = repetitions are not looked for;
   // search/expectimax.h has the why).
   double repetition_penalty = 0;
+  // Whose decisions expand the game's candidate set (search/common.h); the searching side is the
+  // one to move at the root.
+  Candidates candidates = Candidates::kBoth;
+  // What a node passes up to its parent (the Backup values above).
+  Backup backup = Backup::kSample;
 };
 
 template <Game G, class Value = NoLeafValue>
@@ -75,8 +92,12 @@ class MctsTree {
     Action action = kInvalidAction;  // the edge from the parent
     float probability = 0;           // chance outcome probability (children of chance nodes)
     std::uint32_t visits = 0;
+    // Side 0's payoff from the node's evaluation as a new leaf (NaN if it never was one): the
+    // expectation backups' estimate for the outcomes not yet visited under a chance node.
+    float leaf_value = std::numeric_limits<float>::quiet_NaN();
     double value_sum = 0;  // sum of side 0's payoffs
   };
+  static_assert(sizeof(Node) == 32, "two nodes a cache line");
 
   MctsTree(const G& game, const MctsConfig& config, const Value* value = nullptr)
       : game_(game), config_(config), value_(value) {}
@@ -115,6 +136,7 @@ class MctsTree {
       repetition_charge_ =
           repetition_charge(game_.current_player(state), config_.repetition_penalty);
     }
+    searcher_ = game_.current_player(state);
     prepare_root(state);
     simulations_ = 0;
     for (std::int64_t i = 0; i < iterations; ++i) {
@@ -184,7 +206,7 @@ class MctsTree {
       return true;
     }
     ActionList<G> actions;
-    search_actions(game_, state, actions);
+    search_actions(game_, state, actions, config_.candidates, searcher_);
     if (static_cast<std::int64_t>(first + actions.size()) > config_.max_nodes) return false;
     std::size_t ordered = 0;
     if constexpr (HasHeuristicPolicy<G>) {
@@ -296,6 +318,7 @@ class MctsTree {
       }
       if (node.visits == 0 && id != root_) {
         value = evaluate_leaf(state);
+        nodes_[id].leaf_value = static_cast<float>(value);
         break;
       }
       if (!node.expanded && !expand(id, state)) {
@@ -318,11 +341,45 @@ class MctsTree {
         }
       }
     }
-    for (std::uint32_t on_path : path_) {
-      Node& n = nodes_[on_path];
+    for (std::size_t i = path_.size(); i-- > 0;) {
+      Node& n = nodes_[path_[i]];
       ++n.visits;
-      n.value_sum += value;
+      const bool decision = n.player == 0 || n.player == 1;
+      if (n.child_count > 0 && ((config_.backup != Backup::kSample && !decision) ||
+                                (config_.backup == Backup::kExpectimax && decision))) {
+        value = decision ? best_child_value(n) : chance_expectation(n);
+        n.value_sum = value * n.visits;
+      } else {
+        n.value_sum += value;
+      }
     }
+  }
+
+  // The expectation of a chance node's value over its outcomes: each visited child's mean,
+  // weighted by its probability; the outcomes not visited yet count at the node's own leaf value
+  // (a value function's expectation over them), or, without one, the visited ones are
+  // renormalised.
+  double chance_expectation(const Node& node) const {
+    double weighted = 0, mass = 0;
+    for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
+      const Node& child = nodes_[id];
+      if (child.visits == 0) continue;
+      weighted += child.probability * child.value_sum / child.visits;
+      mass += child.probability;
+    }
+    if (std::isnan(node.leaf_value)) return weighted / mass;
+    return weighted + std::max(0.0, 1.0 - mass) * node.leaf_value;
+  }
+
+  // The value of a decision node's best visited child for the side to move there.
+  double best_child_value(const Node& node) const {
+    const double sign = node.player == 0 ? 1.0 : -1.0;
+    double best = -2.0;
+    for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
+      const Node& child = nodes_[id];
+      if (child.visits > 0) best = std::max(best, sign * child.value_sum / child.visits);
+    }
+    return sign * best;
   }
 
   const G& game_;
@@ -337,6 +394,7 @@ class MctsTree {
   std::uint64_t root_position_ = 0;
   double repetition_charge_ = 0;  // to side 0's value, for each time a position was met
   std::uint32_t root_ = 0;
+  int searcher_ = 0;  // the side to move at the root of the current search
   State root_state_{};
   bool has_root_ = false;
   std::int64_t simulations_ = 0;
@@ -447,7 +505,7 @@ class Mcts {
     } else {
       // No simulation reached a child (a zero budget): fall back to the first action searched.
       ActionList<G> actions;
-      search_actions(game_, state, actions);
+      search_actions(game_, state, actions, config_.candidates, game_.current_player(state));
       result.best = actions[0];
     }
     return result;
