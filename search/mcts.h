@@ -41,9 +41,9 @@ namespace sling::search {
 // What each node on a simulation's path adds to its statistics and passes up.
 //   kSample: the simulation's payoff (UCT): a node's value is the mean of what went through it.
 //   kExpectation: a chance node's value is the probability-weighted mean of its children's
-//     values (over the outcomes visited so far, renormalised), as in expectimax, and that is what
-//     it passes up: its parent no longer reads the luck of the dice drawn under it, which with a
-//     leaf value exact over a turn is most of the variance.
+//     values (outcomes not visited yet at the node's own leaf value), as in expectimax, and that
+//     is what it passes up: its parent no longer reads the luck of the dice drawn under it,
+//     which with a leaf value exact over a turn is most of the variance.
 //   kExpectimax: chance nodes as kExpectation, and a decision node's value is its best visited
 //     child's for the side to move there, so the tree holds a growing expectimax over its visited
 //     nodes instead of averages that mix in the exploration's poor choices.
@@ -344,10 +344,11 @@ class MctsTree {
     for (std::size_t i = path_.size(); i-- > 0;) {
       Node& n = nodes_[path_[i]];
       ++n.visits;
-      const bool decision = n.player == 0 || n.player == 1;
-      if (n.child_count > 0 && ((config_.backup != Backup::kSample && !decision) ||
-                                (config_.backup == Backup::kExpectimax && decision))) {
-        value = decision ? best_child_value(n) : chance_expectation(n);
+      const bool chance = n.player == kChancePlayer;
+      const bool recomputed = n.child_count > 0 && (chance ? config_.backup != Backup::kSample
+                                                           : config_.backup == Backup::kExpectimax);
+      if (recomputed) {
+        value = chance ? chance_expectation(n) : best_child_value(n);
         n.value_sum = value * n.visits;
       } else {
         n.value_sum += value;
@@ -357,8 +358,8 @@ class MctsTree {
 
   // The expectation of a chance node's value over its outcomes: each visited child's mean,
   // weighted by its probability; the outcomes not visited yet count at the node's own leaf value
-  // (a value function's expectation over them), or, without one, the visited ones are
-  // renormalised.
+  // (a value function's expectation over them, or its first rollout), or, where the node never
+  // was a leaf, the visited ones are renormalised.
   double chance_expectation(const Node& node) const {
     double weighted = 0, mass = 0;
     for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
