@@ -40,13 +40,17 @@ namespace sling::search {
 
 // What each node on a simulation's path adds to its statistics and passes up.
 //   kSample: the simulation's payoff (UCT): a node's value is the mean of what went through it.
-//   kExpectation: a chance node's value is the probability-weighted mean of its children's
-//     values (outcomes not visited yet at the node's own leaf value), as in expectimax, and that
-//     is what it passes up: its parent no longer reads the luck of the dice drawn under it,
-//     which with a leaf value exact over a turn is most of the variance.
+//   kExpectation: a chance node's value is the expectation of its children's values (with a
+//     value function's leaves, its own leaf value corrected by its visited children's; see
+//     chance_expectation), as in expectimax, and that is what it passes up: its parent no longer
+//     reads the luck of the dice drawn under it, which with a leaf value exact over a turn is most
+//     of the variance.
 //   kExpectimax: chance nodes as kExpectation, and a decision node's value is its best visited
-//     child's for the side to move there, so the tree holds a growing expectimax over its visited
-//     nodes instead of averages that mix in the exploration's poor choices.
+//     child's for the side to move there (while a child is unvisited, its own leaf value counts
+//     too, when that is a value function's), so the tree holds a growing expectimax over its
+//     visited nodes instead of averages that mix in the exploration's poor choices; the root then
+//     chooses the child of best value rather than the most visited.  With exact leaves every node
+//     holds its exact value.
 enum class Backup : std::uint8_t { kSample, kExpectation, kExpectimax };
 
 struct MctsConfig {
@@ -314,6 +318,7 @@ class MctsTree {
       const Node& node = nodes_[id];
       if (node.player == kTerminalPlayer) {
         value = game_.returns(state)[0];
+        nodes_[id].leaf_value = static_cast<float>(value);
         break;
       }
       if (node.visits == 0 && id != root_) {
@@ -356,30 +361,55 @@ class MctsTree {
     }
   }
 
-  // The expectation of a chance node's value over its outcomes: each visited child's mean,
-  // weighted by its probability; the outcomes not visited yet count at the node's own leaf value
-  // (a value function's expectation over them, or its first rollout), or, where the node never
-  // was a leaf, the visited ones are renormalised.
+  // The expectation of a chance node's value over its outcomes.  When leaf values are estimates
+  // (a value function's: a chance node's is the expectation of its outcomes'), it is the node's
+  // leaf value corrected by what the search learned below each visited outcome (its value less
+  // its own leaf value, weighted by its probability): with exact leaves, exact.  Otherwise each
+  // visited child's mean, weighted by its probability, and the outcomes not visited yet at the
+  // node's own leaf value (its first rollout), or, where the node never was a leaf, the visited
+  // ones renormalised.
   double chance_expectation(const Node& node) const {
-    double weighted = 0, mass = 0;
+    const bool estimate = leaf_value_is_estimate() && !std::isnan(node.leaf_value);
+    double weighted = 0, mass = 0, correction = 0;
     for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
       const Node& child = nodes_[id];
       if (child.visits == 0) continue;
-      weighted += child.probability * child.value_sum / child.visits;
+      const double mean = child.value_sum / child.visits;
+      weighted += child.probability * mean;
       mass += child.probability;
+      if (!std::isnan(child.leaf_value))
+        correction += child.probability * (mean - child.leaf_value);
     }
+    if (estimate) return node.leaf_value + correction;
     if (std::isnan(node.leaf_value)) return weighted / mass;
     return weighted + std::max(0.0, 1.0 - mass) * node.leaf_value;
   }
 
-  // The value of a decision node's best visited child for the side to move there.
+  // Whether a node's leaf value is an estimate of its value (a value function or the game's
+  // evaluate hook, unmixed) rather than one rollout's payoff.
+  bool leaf_value_is_estimate() const {
+    return config_.value_leaves ? config_.value_rollout_weight <= 0 : config_.evaluate_leaves;
+  }
+
+  // The value of a decision node for the side to move there: its best visited child's, or, while
+  // some child is not visited yet and the leaf value is an estimate, its own leaf value if that is
+  // better.  Such a value already chooses among every child (the duel's, to the end of the turn):
+  // without it a node whose few visits tried only poor moves would pass up a poor move's value as
+  // its own.  One rollout's payoff is no estimate of the best child, so it never counts.
   double best_child_value(const Node& node) const {
     const double sign = node.player == 0 ? 1.0 : -1.0;
     double best = -2.0;
+    bool all_visited = true;
     for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
       const Node& child = nodes_[id];
-      if (child.visits > 0) best = std::max(best, sign * child.value_sum / child.visits);
+      if (child.visits > 0) {
+        best = std::max(best, sign * child.value_sum / child.visits);
+      } else {
+        all_visited = false;
+      }
     }
+    if (!all_visited && !std::isnan(node.leaf_value) && leaf_value_is_estimate())
+      best = std::max(best, sign * node.leaf_value);
     return sign * best;
   }
 
@@ -496,8 +526,12 @@ class Mcts {
       result.actions.push_back(
           {t.action, sign * t.value_sum / static_cast<double>(t.visits), t.visits});
     }
+    // Under expectimax backups a root child's mean is its backed-up value, the search's best
+    // estimate, so the root chooses by it; otherwise the most visited child is the robust choice.
+    const bool by_value = config_.backup == Backup::kExpectimax;
     std::stable_sort(result.actions.begin(), result.actions.end(),
-                     [](const RootActionStat& a, const RootActionStat& b) {
+                     [by_value](const RootActionStat& a, const RootActionStat& b) {
+                       if (by_value && a.value != b.value) return a.value > b.value;
                        return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
                      });
     result.value = root_visits > 0 ? sign * root_sum / static_cast<double>(root_visits) : 0.0;

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <utility>
+#include <vector>
 
 #include "agents/registry.h"
 #include "engine/core/io.h"
@@ -156,6 +158,55 @@ TEST(ValueSearch, MctsValueLeavesAreAccurateAndMixable) {
   // random rollouts.
   EXPECT_LT(error(true, 0), 0.05);
   EXPECT_LT(error(true, 0.5), 0.08);
+}
+
+// Under expectimax backups with exact leaves, every node of the tree holds the exact value of its
+// state (its leaf value counting for its unvisited children and outcomes), and the root chooses
+// the optimal action.  With a decision node's best visited child alone, a node whose visits tried
+// only the poorer action would hold that action's value.
+TEST(ValueSearch, MctsExpectimaxBackupsWithExactLeavesHoldTheExactValues) {
+  const pig::PigGame game;
+  const auto solution = pig::shared_solution(game.goal());
+  const pig::SolutionValue value(solution);
+  search::MctsConfig config;
+  config.iterations = 300;
+  config.c = 0.3;
+  config.value_leaves = true;
+  config.backup = search::Backup::kExpectimax;
+  int checked = 0;
+  for (const pig::PigState& root :
+       {pig_decision(55, 70, 10, 1), pig_decision(20, 90, 25, 0), pig_decision(80, 60, 14, 0)}) {
+    search::MctsTree<pig::PigGame, pig::SolutionValue> tree(game, config, &value);
+    tree.reset(11);
+    tree.search(root, config.iterations, search::Deadline(0));
+    // Depth first over the visited nodes, each with its state.
+    std::vector<std::pair<std::uint32_t, pig::PigState>> stack{{0, root}};
+    while (!stack.empty()) {
+      const auto [id, state] = stack.back();
+      stack.pop_back();
+      const auto& node = tree.node(id);
+      if (node.visits == 0) continue;
+      const double expected = game.is_terminal(state) ? game.returns(state)[0] : value(state);
+      EXPECT_NEAR(node.value_sum / node.visits, expected, 1e-6);
+      ++checked;
+      for (std::uint32_t c = node.first_child; c < node.first_child + node.child_count; ++c) {
+        pig::PigState next = state;
+        if (node.player == kChancePlayer) {
+          game.apply_chance(next, tree.node(c).action);
+        } else {
+          game.apply_action(next, tree.node(c).action);
+        }
+        stack.emplace_back(c, next);
+      }
+    }
+    search::Mcts<pig::PigGame, pig::SolutionValue> agent_search(game, config, &value);
+    agent_search.new_game(11);
+    const int mine = root.scores[root.to_move], theirs = root.scores[1 - root.to_move];
+    const double roll = solution->roll_value(mine, theirs, root.turn_total);
+    const double hold = solution->hold_value(mine, theirs, root.turn_total);
+    EXPECT_EQ(agent_search.search(root).best, roll > hold ? pig::kRoll : pig::kHold);
+  }
+  EXPECT_GT(checked, 100);
 }
 
 TEST(ValueSearch, SpecsOfferLeafValueWhereAGameHasOne) {

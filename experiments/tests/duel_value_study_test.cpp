@@ -153,7 +153,8 @@ TEST(DuelValueStudy, NearOptimalAtTwoCentimetres) {
 // The generic searches with the coarse value at their leaves, as David against the exact Goliath
 // at 3 cm.  Target: at least 95% of the exact value.  The best settings measured
 // (docs/strength.md): refined leaves and no repetition charge (refined values end stand-offs
-// themselves); for MCTS, expectation backups at chance nodes.  MCTS falls short (93%).
+// themselves); for MCTS, expectimax backups (which count each node's own leaf value for what its
+// visits have not reached) and no progressive widening.
 TEST(DuelValueStudy, GenericSearchWithTheCoarseValueAtThreeCentimetres) {
   const duel::DuelGame game = board(3);
   const double optimal = duel::cached_duel_solution(game)->value(game.initial_state());
@@ -161,8 +162,8 @@ TEST(DuelValueStudy, GenericSearchWithTheCoarseValueAtThreeCentimetres) {
       "solver:file=" + duel::duel_solution_cache_path(game, duel::duel_cache_directory());
   const int count = 1000;
   for (const std::string spec :
-       {"mcts:iterations=2000,c=0.3,leaf=value,value_pitch=4,same_lattice=0,refine=100,"
-        "repetition=0,backup=expectation",
+       {"mcts:iterations=300,c=0.3,leaf=value,value_pitch=4,same_lattice=0,refine=100,"
+        "repetition=0,backup=expectimax,widen=0",
         "expectimax:depth=2,nodes=1000000,leaf=value,value_pitch=4,same_lattice=0,refine=100,"
         "repetition=0"}) {
     const MatchResult r = run_match(game, {spec, solver}, games(count, 401));
