@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "cli/common_options.h"
 #include "cli/game_options.h"
+#include "cli/study_best_response.h"
 #include "engine/core/errors.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
@@ -216,7 +217,8 @@ void run_balance(const StudyBalanceCommand& c) {
 }
 
 const RegisterCommand kRegister(
-    "study", "Studies: the duel's God, danelaw's balance", [](CLI::App& sub) {
+    "study", "Studies: the duel's God, danelaw's balance, best responses to the heuristic",
+    [](CLI::App& sub) {
       sub.require_subcommand(1);
       CLI::App* god =
           sub.add_subcommand("god", "When should David invoke God? (duel; report.md + SVG)");
@@ -282,6 +284,8 @@ const RegisterCommand kRegister(
       add_threads_option(*balance, balance_command->balance.threads);
       add_game_options(*balance, balance_command->options);
       balance->callback([balance_command] { run_balance(*balance_command); });
+
+      add_best_response_study(sub);
     });
 
 }  // namespace

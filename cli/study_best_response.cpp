@@ -1,0 +1,116 @@
+// sling study best-response GAME [--rules FILE] [--pitch CM] [--responder SIDE|both]: how much the
+// best possible opponent wins against the game's heuristic (solvers/best_response/).  Games whose
+// reachable states fit in memory: the duel on a coarse lattice, Pig.
+#include "cli/study_best_response.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cli/common_options.h"
+#include "cli/game_options.h"
+#include "engine/core/errors.h"
+#include "solvers/best_response/best_response.h"
+#include "solvers/best_response/canonical.h"
+
+namespace sling::cli {
+namespace {
+
+struct StudyBestResponseCommand {
+  std::string game;
+  GameOptions options;
+  int pitch_cm = 0;
+  std::string responder = "both";
+  double max_seconds = 0;
+  bool quiet = false;
+};
+
+template <class G>
+void run_on(const G& game, const StudyBestResponseCommand& c) {
+  constexpr GameDeclaration declaration = Declared<G>::kDeclaration;
+  std::vector<Player> responders;
+  for (Player p = 0; p < 2; ++p) {
+    if (c.responder == "both" || c.responder == declaration.sides[p]) responders.push_back(p);
+  }
+  if (responders.empty()) {
+    throw OptionError(error_text("unknown side", "--responder",
+                                 "'" + c.responder + "'; " + std::string(declaration.name) +
+                                     " has " + std::string(declaration.sides[0]) + " and " +
+                                     std::string(declaration.sides[1]) + ", or both"));
+  }
+  BestResponseOptions options;
+  options.max_seconds = c.max_seconds;
+  if (!c.quiet) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
+  double total = 0;
+  for (const Player responder : responders) {
+    Rng unused(0, 0);  // the heuristics are deterministic and draw nothing
+    const BestResponseResult r = best_response(
+        game, responder,
+        [&](const typename G::State& s) { return game.heuristic_action(s, unused); },
+        [&](const typename G::State& s) { return best_response_key(game, s); }, options);
+    total += r.win_probability;
+    std::printf(
+        "%s's best response to the heuristic %s wins %.5f (%s after %d sweeps%s; %zu states, "
+        "%.1f s)\n",
+        std::string(declaration.sides[responder]).c_str(),
+        std::string(declaration.sides[1 - responder]).c_str(), r.win_probability,
+        r.converged ? "converged" : "a lower bound", r.sweeps,
+        r.converged ? "" : (", the last changed it by " + std::to_string(r.last_change)).c_str(),
+        r.states, r.seconds);
+  }
+  if (responders.size() == 2) {
+    std::printf("over both seats the best response scores %.5f against the heuristic\n", total / 2);
+  }
+}
+
+void run(const StudyBestResponseCommand& c) {
+  if (c.game == "danelaw") {
+    throw OptionError(
+        "study best-response: danelaw has far too many states to enumerate; give duel or pig");
+  }
+  if (c.pitch_cm != 0 && c.game != "duel") {
+    throw OptionError("study best-response: --pitch applies to the duel only");
+  }
+  with_game(c.game, c.options, [&]<class G>(const G& game) {
+    if constexpr (std::is_same_v<G, duel::DuelGame>) {
+      duel::DuelRules rules = game.rules();
+      if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+      if (rules.pitch_cm < 3 && !c.quiet) {
+        std::cerr << "study best-response: a " << rules.pitch_cm
+                  << " cm lattice has many more states than the 3 cm one (2.9 million); it may "
+                     "take long or run out of memory\n";
+      }
+      run_on(duel::DuelGame(rules), c);
+    } else if constexpr (std::is_same_v<G, pig::PigGame>) {
+      run_on(game, c);
+    }
+  });
+}
+
+}  // namespace
+
+void add_best_response_study(CLI::App& study) {
+  CLI::App* sub = study.add_subcommand(
+      "best-response",
+      "How much can the best opponent win against the heuristic? (duel on a coarse lattice, pig)");
+  auto command = std::make_shared<StudyBestResponseCommand>();
+  sub->add_option("game", command->game, "Game: duel or pig")->required();
+  add_game_options(*sub, command->options);
+  sub->add_option("--pitch", command->pitch_cm, "Duel: the lattice pitch (default: the rules')")
+      ->check(CLI::Range(1, 5));
+  sub->add_option("--responder", command->responder,
+                  "The side that best-responds: one of the game's sides, or both (default)");
+  sub->add_option("--max-seconds", command->max_seconds,
+                  "Stop the value iteration after this long per side and report a lower bound "
+                  "(default: until it converges)")
+      ->check(CLI::Range(0.0, 1e7));
+  sub->add_flag("--quiet", command->quiet, "No progress lines");
+  set_examples(*sub, {"sling study best-response duel --pitch 3 --responder david  (~15 s)",
+                      "sling study best-response pig --rules pig30.json"});
+  sub->callback([command] { run(*command); });
+}
+
+}  // namespace sling::cli
