@@ -3,6 +3,8 @@
 // reachable states fit in memory: the duel on a coarse lattice, Pig.
 #include "cli/study_best_response.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -25,6 +27,8 @@ struct StudyBestResponseCommand {
   int pitch_cm = 0;
   std::string responder = "both";
   double max_seconds = 0;
+  int games = 0;
+  std::uint64_t seed = 1;
   bool quiet = false;
 };
 
@@ -43,6 +47,8 @@ void run_on(const G& game, const StudyBestResponseCommand& c) {
   }
   BestResponseOptions options;
   options.max_seconds = c.max_seconds;
+  options.games = c.games;
+  options.seed = c.seed;
   if (!c.quiet) options.log = [](const std::string& line) { std::cerr << line << '\n'; };
   double total = 0;
   for (const Player responder : responders) {
@@ -60,6 +66,14 @@ void run_on(const G& game, const StudyBestResponseCommand& c) {
         r.converged ? "converged" : "a lower bound", r.sweeps,
         r.converged ? "" : (", the last changed it by " + std::to_string(r.last_change)).c_str(),
         r.states, r.seconds);
+    if (r.games > 0) {
+      const double rate = static_cast<double>(r.games_won) / r.games;
+      std::printf("  played out: it won %d of %d games, %.4f (standard error %.4f)%s\n",
+                  r.games_won, r.games, rate, std::sqrt(rate * (1 - rate) / r.games),
+                  r.games_cut > 0
+                      ? (", " + std::to_string(r.games_cut) + " cut at the ply limit").c_str()
+                      : "");
+    }
   }
   if (responders.size() == 2) {
     std::printf("over both seats the best response scores %.5f against the heuristic\n", total / 2);
@@ -107,8 +121,13 @@ void add_best_response_study(CLI::App& study) {
                   "Stop the value iteration after this long per side and report a lower bound "
                   "(default: until it converges)")
       ->check(CLI::Range(0.0, 1e7));
+  sub->add_option("--games", command->games,
+                  "Then play the best response's policy against the heuristic this many games "
+                  "and report its win rate next to the value (default 0: none)")
+      ->check(CLI::Range(0, 100000000));
+  add_seed_option(*sub, command->seed, "Seed of the games played out");
   sub->add_flag("--quiet", command->quiet, "No progress lines");
-  set_examples(*sub, {"sling study best-response duel --pitch 3 --responder david  (~15 s)",
+  set_examples(*sub, {"sling study best-response duel --pitch 3 --games 4000  (~1 min)",
                       "sling study best-response pig --rules pig30.json"});
   sub->callback([command] { run(*command); });
 }

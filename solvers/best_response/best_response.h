@@ -30,6 +30,11 @@ struct BestResponseOptions {
   int max_sweeps = 1'000'000;
   double tolerance = 1e-10;  // stop when no value changed more than this in a sweep
   double max_seconds = 0;    // stop the sweeps after this long (0: no limit)
+  // After solving, play this many games of the best response's policy against the fixed one (0:
+  // none): a check that the value is won in play, not only computed.
+  int games = 0;
+  std::uint64_t seed = 1;
+  std::int64_t max_plies = 1'000'000;  // a game longer than this counts as not won
   std::function<void(const std::string&)> log;
 };
 
@@ -40,9 +45,13 @@ struct BestResponseResult {
   bool converged = false;  // the last sweep changed nothing by more than the tolerance
   std::size_t states = 0, edges = 0;
   double seconds = 0;
+  int games = 0, games_won = 0, games_cut = 0;  // the games played (options.games)
 };
 
 namespace detail {
+
+// A state of the enumerated graph: who moves, or how it ended for the responder.
+enum NodeKind : std::uint8_t { kChance, kResponder, kFixed, kWon, kNotWon };
 
 template <class State>
 struct StateBytesHash {
@@ -60,6 +69,92 @@ bool responder_wins(const G& game, const typename G::State& s, Player responder)
   return true;
 }
 
+// The best response's policy, played out.  Taking a best-valued action is not enough: in a
+// stand-off waiting keeps the value and never wins.  So among the actions that keep the value (to
+// 1e-9), the policy takes the one nearest a win: a state's distance is the fewest steps to a won
+// terminal along value-keeping actions, chance outcomes of positive probability and the fixed
+// side's moves.  A policy that keeps the value and reaches a win with positive probability from
+// everywhere wins the value (the standard extraction for maximal reachability).
+template <Game G, class FixedPolicy, class Canonical, class Index>
+void play_best_response(const G& game, Player responder, FixedPolicy& fixed_policy,
+                        Canonical& canonical, const BestResponseOptions& options,
+                        const Index& index, const std::vector<std::uint8_t>& kind,
+                        const std::vector<std::uint64_t>& first_edge,
+                        const std::vector<std::uint32_t>& target,
+                        const std::vector<double>& probability, const std::vector<double>& value,
+                        BestResponseResult& result) {
+  constexpr double kKeep = 1e-9;
+  constexpr std::uint32_t kFar = UINT32_MAX;
+  const std::size_t n_states = kind.size();
+  std::vector<std::uint32_t> distance(n_states, kFar);
+  for (std::size_t n = 0; n < n_states; ++n) {
+    if (kind[n] == kWon) distance[n] = 0;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t n = n_states; n-- > 0;) {
+      if (kind[n] == kWon || kind[n] == kNotWon || value[n] <= 0) continue;
+      std::uint32_t d = distance[n];
+      for (auto e = first_edge[n]; e < first_edge[n + 1]; ++e) {
+        const std::uint32_t next = distance[target[e]];
+        if (next == kFar || (kind[n] == kResponder && value[target[e]] < value[n] - kKeep))
+          continue;
+        if (kind[n] == kChance && probability[e] <= 0) continue;
+        d = std::min(d, next + 1);
+      }
+      if (d < distance[n]) {
+        distance[n] = d;
+        changed = true;
+      }
+    }
+  }
+  for (int g = 0; g < options.games; ++g) {
+    Rng rng(options.seed, static_cast<std::uint64_t>(g));
+    auto state = game.initial_state();
+    std::int64_t plies = 0;
+    for (; !game.is_terminal(state) && plies < options.max_plies; ++plies) {
+      const Player player = game.current_player(state);
+      if (player == kChancePlayer) {
+        game.apply_chance(state, sample_chance(game, state, rng));
+      } else if (player != responder) {
+        game.apply_action(state, fixed_policy(state));
+      } else {
+        // The successors of the state's key, which the graph holds (the key has the same future).
+        const auto key = canonical(state);
+        ActionList<G> actions;
+        game.legal_actions(key, actions);
+        Action best = kInvalidAction;
+        double best_value = -1;
+        std::uint32_t best_distance = kFar;
+        for (const Action a : actions) {
+          auto next = key;
+          game.apply_action(next, a);
+          const auto found = index.find(canonical(next));
+          if (found == index.end()) {
+            throw SlingError(
+                "best response: a state met in play was not enumerated; the game's "
+                "state key does not keep the future");
+          }
+          const std::uint32_t j = found->second;
+          const bool higher = value[j] > best_value + kKeep;
+          if (higher || (value[j] >= best_value - kKeep && distance[j] < best_distance)) {
+            if (higher) best_value = value[j];
+            best_distance = distance[j];
+            best = a;
+          }
+        }
+        game.apply_action(state, best);
+      }
+    }
+    ++result.games;
+    if (!game.is_terminal(state)) {
+      ++result.games_cut;
+    } else if (responder_wins(game, state, responder)) {
+      ++result.games_won;
+    }
+  }
+}
+
 }  // namespace detail
 
 // `fixed_policy(state)` is the action of every side but the responder; it must be deterministic and
@@ -73,7 +168,7 @@ BestResponseResult best_response(const G& game, Player responder, FixedPolicy&& 
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  enum Kind : std::uint8_t { kChance, kResponder, kFixed, kWon, kNotWon };
+  using enum detail::NodeKind;
   std::vector<State> states;
   std::unordered_map<State, std::uint32_t, detail::StateBytesHash<State>> index;
   std::vector<std::uint8_t> kind;
@@ -126,7 +221,6 @@ BestResponseResult best_response(const G& game, Player responder, FixedPolicy&& 
     }
     first_edge.push_back(target.size());
   }
-  index = {};  // the graph is all the sweeps need
 
   BestResponseResult result;
   result.states = states.size();
@@ -175,6 +269,10 @@ BestResponseResult best_response(const G& game, Player responder, FixedPolicy&& 
     if (options.max_seconds > 0 && elapsed() > options.max_seconds) break;
   }
   result.win_probability = value[0];
+  if (options.games > 0) {
+    detail::play_best_response(game, responder, fixed_policy, canonical, options, index, kind,
+                               first_edge, target, probability, value, result);
+  }
   result.seconds = elapsed();
   return result;
 }
