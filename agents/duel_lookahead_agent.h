@@ -92,7 +92,9 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   Action pick_among_ties(const duel::DuelState& state) const {
     const std::vector<ActionStat>& ranked = analysis_.actions;
     // Refined values are a sub-solution: the greedy choice is the one that keeps its guarantee.
-    if (tie_margin_ <= 0 || value_->refined()) return ranked.front().action;
+    // The game's own exact solution has no plateau errors to break: its values are the solver's
+    // (discounted, so the greedy choice acts), and a margin would only move play off the optimum.
+    if (tie_margin_ <= 0 || value_->refined() || value_->exact()) return ranked.front().action;
     const duel::DuelGame& game = value_->game();
     auto progress = [&](Action a) -> double {
       if (state.phase == duel::Phase::kDeclare) return a == duel::act::kMove ? 0 : 1;

@@ -11,6 +11,7 @@
 #include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "cli/study_best_response.h"
+#include "cli/study_regret.h"
 #include "engine/core/errors.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
@@ -217,7 +218,9 @@ void run_balance(const StudyBalanceCommand& c) {
 }
 
 const RegisterCommand kRegister(
-    "study", "Studies: the duel's God, danelaw's balance, best responses to the heuristic",
+    "study",
+    "Studies: the duel's God, danelaw's balance, best responses to the heuristic, an agent's "
+    "regret",
     [](CLI::App& sub) {
       sub.require_subcommand(1);
       CLI::App* god =
@@ -286,6 +289,7 @@ const RegisterCommand kRegister(
       balance->callback([balance_command] { run_balance(*balance_command); });
 
       add_best_response_study(sub);
+      add_regret_study(sub);
     });
 
 }  // namespace
