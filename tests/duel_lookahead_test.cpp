@@ -77,11 +77,7 @@ TEST(DuelLookahead, StrongWithTheGamesOwnSolutionInTheCacheFinishesItsGames) {
                        : player == duel::kDavid ? david->act(s)
                                                 : solution.best_action(s);
       const duel::DuelState before = s;
-      if (player == kChancePlayer) {
-        game.apply_chance(s, a);
-      } else {
-        game.apply_action(s, a);
-      }
+      apply_any(game, s, a);
       david->observe(before, a);
     }
     EXPECT_TRUE(game.is_terminal(s)) << "game " << g << " stalled for " << plies << " plies";

@@ -72,11 +72,7 @@ RegretResult measure_regret(const RegretOptions& options) {
         a = solver->act(s);
       }
       const DuelState before = s;
-      if (player == kChancePlayer) {
-        game.apply_chance(s, a);
-      } else {
-        game.apply_action(s, a);
-      }
+      apply_any(game, s, a);
       agent->observe(before, a);
       solver->observe(before, a);
     }
