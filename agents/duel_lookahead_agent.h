@@ -6,6 +6,7 @@
 // close to the exact solver's play, without its solve of the game's own lattice.
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -15,26 +16,58 @@
 
 #include "agents/agent.h"
 #include "agents/duel_action_values.h"
+#include "agents/duel_exploit.h"
 #include "agents/duel_value.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
 #include "solvers/duel/coarse_value.h"
+#include "solvers/duel/exploit_values.h"
 
 namespace sling {
+
+// Against a known opponent (`opponent=heuristic`) it exploits: among the actions whose safe value
+// is within `safety` of the best, it plays the one best against that opponent, valued by the
+// exact best response to it on a coarse lattice (solvers/duel/exploit_values.h).  The safety
+// margin bounds what the exploitation can cost against any other opponent: each decision gives
+// up at most `safety` of win probability by the safe values.
+struct DuelExploitOptions {
+  std::array<std::shared_ptr<const DuelExploitValues>, 2> against;  // per side; null = off
+  int pitch_cm = 0;
+  double safety = 0;
+  int replies = 1;
+  bool recognise = false;  // opponent=auto: exploit only while the opponent plays the heuristic
+  bool active() const { return against[0] != nullptr; }
+};
 
 class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
  public:
   DuelLookaheadAgent(std::shared_ptr<const duel::CoarseDuelValue> value, int pitch_cm,
                      bool same_lattice, DuelRefineOptions refine, double tie_margin,
-                     double repetition_penalty)
+                     double repetition_penalty, DuelExploitOptions exploit = {})
       : value_(std::move(value)),
         pitch_cm_(pitch_cm),
         same_lattice_(same_lattice),
         refine_(refine),
         tie_margin_(tie_margin),
-        repetition_penalty_(repetition_penalty) {}
+        repetition_penalty_(repetition_penalty),
+        exploit_(std::move(exploit)) {}
 
-  void new_game(std::uint64_t) override { seen_.clear(); }
+  void new_game(std::uint64_t) override {
+    seen_.clear();
+    deviated_ = {false, false};
+  }
+
+  // Recognising the opponent (`opponent=auto`): a side that once decided other than the heuristic
+  // would is not the heuristic, and is played safely for the rest of the game.  Every table (the
+  // terminal, the web page, a replay) reports every ply, so this is a function of the history.
+  void observe(const duel::DuelState& before, Action applied) override {
+    if (!exploit_.active() || !exploit_.recognise) return;
+    const duel::DuelGame& game = value_->game();
+    const Player player = game.current_player(before);
+    if (player == kChancePlayer || deviated_[player]) return;
+    Rng unused(0, 0);  // the heuristic is deterministic and draws nothing
+    if (game.heuristic_action(before, unused) != applied) deviated_[player] = true;
+  }
 
   Action act(const duel::DuelState& state) override {
     auto values = value_->action_values(state);
@@ -44,7 +77,8 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     const bool moving = state.phase == duel::Phase::kDestination;
     if (moving && david && repetition_penalty_ > 0) charge_repetitions(state, values);
     analysis_ = rank_duel_action_values(values, david, value_->exact());
-    const Action chosen = pick_among_ties(state);
+    const bool exploiting = exploit_.active() && !deviated_[david ? duel::kGoliath : duel::kDavid];
+    const Action chosen = exploiting ? exploit(state, values, david) : pick_among_ties(state);
     if (moving && david && repetition_penalty_ > 0) {
       duel::DuelState after = state;
       game.apply_unchecked(after, chosen);
@@ -58,12 +92,43 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     char margin[32], repetition[32];
     std::snprintf(margin, sizeof margin, "%g", tie_margin_);
     std::snprintf(repetition, sizeof repetition, "%g", repetition_penalty_);
-    return "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
-           ",same_lattice=" + (same_lattice_ ? "1" : "0") + refine_.spec() + ",tie=" + margin +
-           ",repetition=" + repetition;
+    std::string text = "lookahead:value_pitch=" + std::to_string(pitch_cm_) +
+                       ",same_lattice=" + (same_lattice_ ? "1" : "0") + refine_.spec() +
+                       ",tie=" + margin + ",repetition=" + repetition;
+    if (exploit_.active()) {
+      char safety[32];
+      std::snprintf(safety, sizeof safety, "%g", exploit_.safety);
+      text += std::string(",opponent=") + (exploit_.recognise ? "auto" : "heuristic") +
+              ",exploit_pitch=" + std::to_string(exploit_.pitch_cm) + ",safety=" + safety +
+              ",replies=" + std::to_string(exploit_.replies);
+    }
+    return text;
   }
 
  private:
+  // The action best against the modelled opponent among those within the safety margin of the
+  // best safe value; the analysis then ranks those actions by their values against the opponent.
+  Action exploit(const duel::DuelState& state,
+                 const std::vector<std::pair<Action, double>>& safe_values, bool david) {
+    const auto& against = exploit_.against[david ? duel::kDavid : duel::kGoliath];
+    const auto exploit_values = against->action_values(state);
+    double best_safe = david ? 0 : 1;
+    for (const auto& [action, p] : safe_values)
+      best_safe = david ? std::max(best_safe, p) : std::min(best_safe, p);
+    std::vector<std::pair<Action, double>> allowed;
+    for (std::size_t i = 0; i < safe_values.size(); ++i) {
+      const double p = safe_values[i].second;
+      if (david ? p >= best_safe - exploit_.safety : p <= best_safe + exploit_.safety)
+        allowed.push_back(exploit_values[i]);
+    }
+    analysis_ = rank_duel_action_values(allowed, david, false);
+    // A best response has stand-offs of its own (a heuristic that waits where waiting suits the
+    // responder too): its ties are broken toward progress like the safe values'.  On the tables'
+    // own lattice the values are exact and only near-equal ones are ties: at 3 cm a margin of
+    // 0.001 wins 44.1 % as David where 0.02 gives up 4 points (docs/strength.md).
+    return pick_among_ties(state, against->exact() ? kExactTieMargin : tie_margin_);
+  }
+
   // Plateaus (see pick_among_ties) have a second symptom: errors of the interpolated values can
   // make David stand or walk between a few places where waiting looks best, a stand-off that
   // never ends.  So a destination that hands
@@ -88,13 +153,17 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   // greedy choice among them can wait for ever (David circling without searching, Goliath standing
   // still).  So values within `tie_margin_` of the best are ties, broken as the discount breaks
   // them: toward the action that brings the decision sooner (a declaration that throws dice
-  // before a move; the destination nearest the other figure).
-  Action pick_among_ties(const duel::DuelState& state) const {
+  // before a move; the destination nearest the other figure).  `exploit_margin` >= 0: the ranked
+  // values are the exploiting ones, with that margin.
+  Action pick_among_ties(const duel::DuelState& state, double exploit_margin = -1) const {
+    const bool exploiting = exploit_margin >= 0;
+    const double margin = exploiting ? exploit_margin : tie_margin_;
     const std::vector<ActionStat>& ranked = analysis_.actions;
     // Refined values are a sub-solution: the greedy choice is the one that keeps its guarantee.
     // The game's own exact solution has no plateau errors to break: its values are the solver's
     // (discounted, so the greedy choice acts), and a margin would only move play off the optimum.
-    if (tie_margin_ <= 0 || value_->refined() || value_->exact()) return ranked.front().action;
+    if (margin <= 0 || (!exploiting && (value_->refined() || value_->exact())))
+      return ranked.front().action;
     const duel::DuelGame& game = value_->game();
     auto progress = [&](Action a) -> double {
       if (state.phase == duel::Phase::kDeclare) return a == duel::act::kMove ? 0 : 1;
@@ -108,7 +177,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     Action best = ranked.front().action;
     double best_progress = progress(best);
     for (const ActionStat& stat : ranked) {
-      if (stat.value < ranked.front().value - 2 * tie_margin_) break;  // payoffs are 2p - 1
+      if (stat.value < ranked.front().value - 2 * margin) break;  // payoffs are 2p - 1
       const double p = progress(stat.action);
       if (p > best_progress) {
         best = stat.action;
@@ -118,12 +187,17 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
     return best;
   }
 
+  // The exploiting values' tie margin on the tables' own lattice (exact values).
+  static constexpr double kExactTieMargin = 0.001;
+
   std::shared_ptr<const duel::CoarseDuelValue> value_;
   int pitch_cm_;
   bool same_lattice_;
   DuelRefineOptions refine_;
   double tie_margin_;
   double repetition_penalty_;
+  DuelExploitOptions exploit_;
+  std::array<bool, 2> deviated_{};  // per side: seen deciding other than the heuristic
   // How often David handed Goliath each position (repetition key) in this game.
   std::unordered_map<std::uint64_t, int> seen_;
   Analysis analysis_;
@@ -136,6 +210,11 @@ struct DuelLookaheadOptions {
   DuelRefineOptions refine;
   double tie_margin = 0.02;
   double repetition_penalty = 0;
+  bool exploit = false;
+  bool recognise = false;
+  int exploit_pitch_cm = 3;
+  double safety = 1;
+  int replies = 1;
   static DuelLookaheadOptions read(OptionReader& r) {
     DuelLookaheadOptions o;
     o.pitch_cm = static_cast<int>(r.integer(
@@ -154,6 +233,25 @@ struct DuelLookaheadOptions {
         r.real("repetition", 0, 0, 0.5,
                "David's destinations that hand Goliath a position already handed him in the game "
                "lose this much win probability for each time (stand-offs; 0 = off)");
+    const std::string opponent =
+        r.choice("opponent", "any", {"any", "heuristic", "auto"},
+                 "the opponent to play against: any (safe values only), heuristic (exploit it: "
+                 "values of the exact best response to it) or auto (exploit it while every "
+                 "decision of the opponent is the heuristic's, then safe values)");
+    o.exploit = opponent != "any";
+    o.recognise = opponent == "auto";
+    o.exploit_pitch_cm = static_cast<int>(
+        r.integer("exploit_pitch", 3, 2, 5,
+                  "opponent=heuristic: lattice pitch (cm) of the best response (30 cm board: 3 "
+                  "takes seconds, 2 about 7 minutes and 8 GB; once, then cached)"));
+    o.safety = r.real("safety", 1, 0, 1,
+                      "opponent=heuristic: exploit only among actions within this much win "
+                      "probability of the best safe value (1 = exploit freely)");
+    o.replies = static_cast<int>(
+        r.integer("replies", 1, 0, 3,
+                  "opponent=heuristic: how many of the heuristic's turns to follow on the game's "
+                  "lattice before reading the best response's values (0: read at its next turn "
+                  "start)"));
     return o;
   }
 };
@@ -164,10 +262,21 @@ inline AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& 
   const DuelLookaheadOptions o = DuelLookaheadOptions::read(reader);
   reader.finish();
   const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
+  DuelExploitOptions exploit;
+  if (o.exploit) {
+    for (const duel::Side side : {duel::kDavid, duel::kGoliath}) {
+      exploit.against[side] = std::make_shared<const DuelExploitValues>(
+          duel::shared_exploit_value(game, o.exploit_pitch_cm, side), side, o.replies);
+    }
+    exploit.pitch_cm = o.exploit_pitch_cm;
+    exploit.replies = o.replies;
+    exploit.recognise = o.recognise;
+    exploit.safety = o.safety;
+  }
   return std::make_unique<DuelLookaheadAgent>(
       duel::shared_coarse_value(game, pitch, o.same_lattice,
                                 duel::CoarseDuelValue::Scope::kCandidates, o.refine.sweeps),
-      pitch, o.same_lattice, o.refine, o.tie_margin, o.repetition_penalty);
+      pitch, o.same_lattice, o.refine, o.tie_margin, o.repetition_penalty, std::move(exploit));
 }
 
 }  // namespace sling

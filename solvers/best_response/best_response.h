@@ -160,9 +160,13 @@ void play_best_response(const G& game, Player responder, FixedPolicy& fixed_poli
 // `fixed_policy(state)` is the action of every side but the responder; it must be deterministic and
 // depend on the state only.  `canonical(state)` maps a state to its key: equal keys must have the
 // same future.  Throws SlingError when the game has more reachable states than options.max_states.
+// `each_value(key, win_probability)`, when given, receives every enumerated state's key and the
+// responder's win probability there once the values are final (duel/exploit_values.h stores them).
 template <Game G, class FixedPolicy, class Canonical>
-BestResponseResult best_response(const G& game, Player responder, FixedPolicy&& fixed_policy,
-                                 Canonical&& canonical, const BestResponseOptions& options = {}) {
+BestResponseResult best_response(
+    const G& game, Player responder, FixedPolicy&& fixed_policy, Canonical&& canonical,
+    const BestResponseOptions& options = {},
+    const std::function<void(const typename G::State&, double)>& each_value = {}) {
   using State = typename G::State;
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -269,6 +273,9 @@ BestResponseResult best_response(const G& game, Player responder, FixedPolicy&& 
     if (options.max_seconds > 0 && elapsed() > options.max_seconds) break;
   }
   result.win_probability = value[0];
+  if (each_value) {
+    for (std::size_t n = 0; n < states.size(); ++n) each_value(states[n], value[n]);
+  }
   if (options.games > 0) {
     detail::play_best_response(game, responder, fixed_policy, canonical, options, index, kind,
                                first_edge, target, probability, value, result);

@@ -332,11 +332,33 @@ void save_solved_in_duel_cache(const std::function<void(const std::string&)>& sa
   }
 }
 
+std::shared_ptr<const DuelSolution> load_unfinished_cache_file(
+    const DuelGame& game, const std::string& path, const std::string& what,
+    const std::string& redoing, const std::function<void(const std::string&)>& log) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) return nullptr;
+  try {
+    auto table = std::make_shared<const DuelSolution>(
+        DuelSolution::load(path, &game, DuelSolution::Accept::kSolutionOrCheckpoint));
+    if (!table->complete()) return table;
+    log("sling: cached " + what + " " + path + " are unusable (a solution, not " + what + "); " +
+        redoing + " again");
+  } catch (const std::exception& e) {
+    log("sling: cached " + what + " " + path + " are unusable (" + e.what() + "); " + redoing +
+        " again");
+  }
+  return nullptr;
+}
+
+std::string duel_cache_file(const std::string& directory, const std::string& prefix,
+                            const std::string& key) {
+  char hash[24];
+  std::snprintf(hash, sizeof(hash), "%016llx", static_cast<unsigned long long>(fnv1a(key)));
+  return directory + "/" + prefix + "-" + hash + ".sol";
+}
+
 std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "duel-%016llx.sol",
-                static_cast<unsigned long long>(fnv1a(game.rules_json())));
-  return directory + "/" + name;
+  return duel_cache_file(directory, "duel", game.rules_json());
 }
 
 std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGame& game) {
@@ -376,30 +398,9 @@ namespace {
 
 std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm, int sweeps,
                                const std::string& directory) {
-  char name[48];
-  std::snprintf(name, sizeof(name), "duel-refined-%016llx.sol",
-                static_cast<unsigned long long>(fnv1a(game.rules_json() + "|from pitch " +
-                                                      std::to_string(coarse_pitch_cm) + "|sweeps " +
-                                                      std::to_string(sweeps))));
-  return directory + "/" + name;
-}
-
-// Loads a cached refined table; null (after a notice) when it is unusable.  A refined table is
-// an unfinished solution: a complete one under its name is foreign.
-std::shared_ptr<const DuelSolution> load_refined(const DuelGame& game, const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return nullptr;
-  try {
-    auto table = std::make_shared<const DuelSolution>(
-        DuelSolution::load(path, &game, DuelSolution::Accept::kSolutionOrCheckpoint));
-    if (!table->complete()) return table;
-    log_line("sling: cached refined values " + path +
-             " are unusable (a solution, not refined values); refining again");
-  } catch (const std::exception& e) {
-    log_line("sling: cached refined values " + path + " are unusable (" + e.what() +
-             "); refining again");
-  }
-  return nullptr;
+  return duel_cache_file(directory, "duel-refined",
+                         game.rules_json() + "|from pitch " + std::to_string(coarse_pitch_cm) +
+                             "|sweeps " + std::to_string(sweeps));
 }
 
 }  // namespace
@@ -414,7 +415,7 @@ std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, 
   {
     std::lock_guard<std::mutex> lock(cache_mutex());
     auto& slot = loaded_solutions()[path];
-    if (!slot) slot = load_refined(own, path);
+    if (!slot) slot = load_unfinished_cache_file(own, path, "refined values", "refining", log_line);
     if (slot) return slot;
   }
   DuelRules coarse = uncapped;

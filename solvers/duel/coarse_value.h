@@ -106,6 +106,10 @@ void set_duel_cache_directory(const std::string& directory);
 
 // The file that caches the solution of `game`'s rules: duel-<64-bit FNV-1a of the rules JSON>.sol.
 std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory);
+// A cache file of the directory named `prefix`-<64-bit FNV-1a of `key`>.sol (other tables that
+// derive from a solution: refined values, best-response values).
+std::string duel_cache_file(const std::string& directory, const std::string& prefix,
+                            const std::string& key);
 
 // Progress and notice lines of the cache (defaults to stderr).  Process-wide.
 void set_duel_cache_log(std::function<void(const std::string&)> log);
@@ -119,6 +123,14 @@ void save_solved_in_duel_cache(const std::function<void(const std::string&)>& sa
                                const std::string& directory, const std::string& path,
                                double seconds, const std::string& what,
                                const std::function<void(const std::string&)>& log);
+
+// A table that derives from a solution (refined values, best-response values: an unfinished
+// solution file of `game`'s rules) loaded from `path`; null when there is none, and null after a
+// notice to `log` when it is unusable (corrupt, truncated, foreign, or a complete solution under
+// a table's name).  `what` names the table, `redoing` what is done instead ("computing").
+std::shared_ptr<const DuelSolution> load_unfinished_cache_file(
+    const DuelGame& game, const std::string& path, const std::string& what,
+    const std::string& redoing, const std::function<void(const std::string&)>& log);
 
 // The solution of `game`'s rules: loaded from the cache, else solved (with a progress line) and
 // saved there.  A corrupt, truncated or foreign cache file is solved again with a one-line notice.
