@@ -95,7 +95,8 @@ void run(const StudyBestResponseCommand& c) {
       if (rules.pitch_cm < 3 && !c.quiet) {
         std::cerr << "study best-response: a " << rules.pitch_cm
                   << " cm lattice has many more states than the 3 cm one (2.9 million); it may "
-                     "take long or run out of memory\n";
+                     "take long, and a graph larger than 80 % of this machine's memory is "
+                     "refused\n";
       }
       run_on(duel::DuelGame(rules), c);
     } else if constexpr (std::is_same_v<G, pig::PigGame>) {

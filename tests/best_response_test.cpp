@@ -114,6 +114,24 @@ TEST(BestResponse, AGameLargerThanTheLimitIsRefusedWithOneLine) {
   }
 }
 
+// The memory budget is checked as the graph grows, so that a game too large for the machine is
+// refused with one line rather than killed for running out of memory.
+TEST(BestResponse, AGraphLargerThanTheMemoryBudgetIsRefusedWithOneLine) {
+  const pig::PigGame game = pig_game();
+  BestResponseOptions small;
+  small.max_bytes = 1 << 20;
+  const auto hold_at_20 = [&](const pig::PigState& s) { return game.hold_at_action(s, 20); };
+  try {
+    respond(game, 0, hold_at_20, small);
+    FAIL() << "expected a SlingError";
+  } catch (const SlingError& e) {
+    const std::string line = e.what();
+    EXPECT_NE(line.find("more than 1 MiB of memory"), std::string::npos) << line;
+    EXPECT_EQ(line.find('\n'), std::string::npos);
+  }
+  EXPECT_TRUE(respond(game, 0, hold_at_20).converged);  // the default budget holds it
+}
+
 TEST(BestResponse, TheStudyCommandAnswersForBothSeatsAndRefusesBadInput) {
   const std::string rules = testing::TempDir() + "pig40.json";
   {

@@ -20,6 +20,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <unistd.h>
+
 #include "engine/core/errors.h"
 #include "engine/core/game.h"
 
@@ -27,6 +29,9 @@ namespace sling {
 
 struct BestResponseOptions {
   std::size_t max_states = 60'000'000;  // refuse a larger game, rather than exhaust memory
+  // Refuse a game whose graph would take more memory than this (estimated as it is built; 0: 80 %
+  // of the machine's physical memory), rather than be killed for running out of it.
+  std::uint64_t max_bytes = 0;
   int max_sweeps = 1'000'000;
   double tolerance = 1e-10;  // stop when no value changed more than this in a sweep
   double max_seconds = 0;    // stop the sweeps after this long (0: no limit)
@@ -49,6 +54,13 @@ struct BestResponseResult {
 };
 
 namespace detail {
+
+// What the graph may take when BestResponseOptions::max_bytes is 0.
+inline std::uint64_t default_memory_budget() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return UINT64_MAX;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 10 * 8;
+}
 
 // A state of the enumerated graph: who moves, or how it ended for the responder.
 enum NodeKind : std::uint8_t { kChance, kResponder, kFixed, kWon, kNotWon };
@@ -192,7 +204,17 @@ BestResponseResult best_response(
     return it->second;
   };
   id(game.initial_state());
+  const std::uint64_t budget =
+      options.max_bytes > 0 ? options.max_bytes : detail::default_memory_budget();
+  // Per state: the state, its hash-map node and bucket, its kind, edge offset and value; per edge:
+  // a target and a probability.
+  constexpr std::uint64_t kStateBytes = sizeof(State) + 64 + 1 + 8 + 8, kEdgeBytes = 4 + 8;
   for (std::size_t n = 0; n < states.size(); ++n) {
+    if (n % 4096 == 0 && states.size() * kStateBytes + target.size() * kEdgeBytes > budget) {
+      throw SlingError("best response: the graph would need more than " +
+                       std::to_string(budget >> 20) +
+                       " MiB of memory; the game is too large to enumerate on this machine");
+    }
     const State s = states[n];
     if (game.is_terminal(s)) {
       kind.push_back(detail::responder_wins(game, s, responder) ? kWon : kNotWon);
