@@ -27,6 +27,14 @@ struct Analysis {
   bool exact = false;               // values are exact (a solver) rather than estimates
 };
 
+// How a game ended, told to both agents when it is over.
+struct GameEnd {
+  int winner = -1;                 // the winning side, or -1 for a draw or an unfinished game
+  Returns returns{0.0, 0.0};       // each side's payoff
+  std::string reason = "abandoned";  // the game's end reason, "ply limit", "error", "abandoned"
+  int plies = 0;
+};
+
 template <Game G>
 class Agent {
  public:
@@ -43,6 +51,9 @@ class Agent {
     (void)before;
     (void)applied;
   }
+  // The game is over (also when it was cut off or an agent failed); optional.  An agent that
+  // sees the final ply through observe() may already know.
+  virtual void game_over(const GameEnd& end) { (void)end; }
   // What the last act() found; agents that do not search return an empty analysis.
   virtual Analysis last_analysis() const { return {}; }
   // The spec string that rebuilds this agent, with every option spelled out.

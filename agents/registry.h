@@ -14,6 +14,7 @@
 #include "agents/agent.h"
 #include "agents/danelaw_agents.h"
 #include "agents/duel_agents.h"
+#include "agents/external_agent.h"
 #include "agents/game_agents.h"
 #include "agents/game_value.h"
 #include "agents/heuristic_agent.h"
@@ -53,6 +54,14 @@ std::vector<AgentInfo> agent_catalogue(const G& game) {
                    r.declared()});
   }
   GameAgents<G>::catalogue(game, out);
+  if constexpr (SerializableState<typename G::State>) {
+    OptionReader r(AgentSpec{"external", {{"cmd", "program"}}});
+    read_external_options(r);
+    out.push_back({"external",
+                   "an agent program of your own, in any language, speaking the agent protocol "
+                   "on stdin/stdout (docs/protocol.md)",
+                   r.declared()});
+  }
   return out;
 }
 
@@ -102,6 +111,9 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
       }
     }
     return std::make_unique<ExpectimaxAgent<G>>(game, config, nullptr, value_options);
+  }
+  if constexpr (SerializableState<typename G::State>) {
+    if (spec.name == "external") return make_external_agent(game, spec);  // states go as JSON
   }
   if (AgentPtr<G> own = GameAgents<G>::make(game, spec)) return own;
   std::string names;

@@ -21,6 +21,53 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// One item of an option list, "key=value" or a bare value.
+struct SpecItem {
+  std::string text;
+  bool quoted = false;  // the value was quoted: kept exactly, spaces and all
+};
+
+// The next item of an option list: up to the next comma outside quotes.  A value in single or
+// double quotes ("cmd='python3 a.py --x=1,2'") keeps its commas; the quotes are not part of it.
+// Advances `rest` past the item and its comma.
+SpecItem next_item(std::string_view& rest, const std::string& agent) {
+  SpecItem item;
+  std::size_t i = 0;
+  char quote = 0;
+  for (; i < rest.size(); ++i) {
+    const char c = rest[i];
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else {
+        item.text += c;
+      }
+      continue;
+    }
+    if (c == ',') break;
+    const std::size_t eq = item.text.find('=');
+    const bool value_starts =
+        eq != std::string::npos && item.text.find_first_not_of(" \t", eq + 1) == std::string::npos;
+    if ((c == '\'' || c == '"') && value_starts && !item.quoted) {
+      quote = c;
+      item.quoted = true;
+      item.text.erase(eq + 1);  // spaces between '=' and the quote
+      continue;
+    }
+    if (item.quoted && c != ' ' && c != '\t') {
+      throw OptionError("agent '" + agent + "': text after a quoted value in '" +
+                        std::string(rest.substr(0, i + 1)) + "'");
+    }
+    if (!item.quoted) item.text += c;
+  }
+  if (quote != 0) {
+    throw OptionError("agent '" + agent + "': a quote is not closed in '" + std::string(rest) +
+                      "'");
+  }
+  rest = i < rest.size() ? rest.substr(i + 1) : std::string_view();
+  return item;
+}
+
 }  // namespace
 
 AgentSpec parse_agent_spec(std::string_view text) {
@@ -32,28 +79,24 @@ AgentSpec parse_agent_spec(std::string_view text) {
   std::string_view rest = text.substr(colon + 1);
   bool first = true;
   while (!rest.empty()) {
-    const auto comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos && first && !trim(item).empty()) {
-      spec.options[kPositional] = trim(item);
+    const SpecItem item = next_item(rest, spec.name);
+    const auto eq = item.text.find('=');
+    if (eq == std::string::npos && first && !trim(item.text).empty()) {
+      spec.options[kPositional] = trim(item.text);
       first = false;
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
       continue;
     }
     first = false;
-    if (eq == std::string_view::npos) {
-      throw OptionError("agent '" + spec.name + "': option '" + trim(item) +
+    if (eq == std::string::npos) {
+      throw OptionError("agent '" + spec.name + "': option '" + trim(item.text) +
                         "' needs the form key=value");
     }
-    const std::string key = trim(item.substr(0, eq));
+    const std::string key = trim(std::string_view(item.text).substr(0, eq));
     if (spec.options.count(key)) {
       throw OptionError("agent '" + spec.name + "': option '" + key + "' given twice");
     }
-    spec.options[key] = trim(item.substr(eq + 1));
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
+    const std::string value = item.text.substr(eq + 1);
+    spec.options[key] = item.quoted ? value : trim(value);
   }
   return spec;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Agent spec strings: "name" or "name:key=value,key=value".  Parsing is strict: every option is
+// Agent spec strings: "name" or "name:key=value,key=value"; a value holding commas is quoted,
+// "external:cmd='prog --x=1,2'".  Parsing is strict: every option is
 // declared with its default and range, and an unknown key or a bad value is an OptionError that
 // names it and lists the valid choices.
 

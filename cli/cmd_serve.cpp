@@ -9,7 +9,9 @@
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cli/command.h"
 #include "engine/core/errors.h"
@@ -24,6 +26,7 @@ struct ServeCommand {
   web::ServerOptions options;
   int idle_minutes = 30;
   bool open = false;
+  std::vector<std::string> named_agents;  // NAME=SPEC
 };
 
 // Opens the URL in the desktop's browser, if there is one; a failure is only a note.
@@ -62,12 +65,28 @@ const RegisterCommand kRegister(
                      "Drop a game whose page has not been seen for this long")
           ->capture_default_str();
       sub.add_flag("--open", command->open, "Open the page in the desktop's browser");
+      sub.add_option("--agent", command->named_agents,
+                     "NAME=SPEC: offer an agent on the page by NAME, e.g. "
+                     "mine=external:cmd='python3 my_agent.py' (the page itself can name no "
+                     "program and no file); repeatable")
+          ->type_name("NAME=SPEC");
       sub.callback([command] {
         if (command->options.port < 0 || command->options.port > 65535)
           throw OptionError("--port must be from 1 to 65535 (or 0: any free port)");
         if (command->idle_minutes < 1) throw OptionError("--idle-minutes must be at least 1");
         if (!(command->options.ai_seconds > 0)) throw OptionError("--ai-seconds must be positive");
         command->options.idle_timeout = std::chrono::minutes(command->idle_minutes);
+        for (const std::string& entry : command->named_agents) {
+          const std::size_t eq = entry.find('=');
+          const std::string name = entry.substr(0, eq);
+          if (eq == std::string::npos || name.empty() || eq + 1 == entry.size() ||
+              name.find_first_of(":,= ") != std::string::npos) {
+            throw OptionError(error_text("bad --agent", entry, "expected NAME=SPEC, e.g. mine=external:cmd='python3 my_agent.py'"));
+          }
+          if (!command->options.named_agents.emplace(name, entry.substr(eq + 1)).second) {
+            throw OptionError(error_text("bad --agent", entry, "the name '" + name + "' is given twice"));
+          }
+        }
         const std::string& host = command->options.host;
         if (host != "127.0.0.1" && host != "localhost" && host != "::1") {
           std::cerr << "sling serve: warning: listening on " << host

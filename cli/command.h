@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace sling::cli {
+#include "sling_version.h"
 
-inline constexpr const char* kSlingVersion = "0.1.0";
+namespace sling::cli {
 
 struct Command {
   std::string name;

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Sling: AI opponents and exact solvers for dice wargames (" + game_list("and") +
                ")"};
   app.name("sling");
-  app.set_version_flag("--version", std::string("sling ") + kSlingVersion);
+  app.set_version_flag("--version", std::string("sling ") + sling::kSlingVersion);
   app.require_subcommand(1);
   app.fallthrough(false);
   app.footer(overview_footer());

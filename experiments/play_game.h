@@ -78,6 +78,15 @@ GameResult play_game(const G& game, Agent<G>& first, Agent<G>& second, std::uint
       result.end_reason = "end";
     }
   }
+  GameEnd end{result.winner, {0.0, 0.0}, result.end_reason, result.plies};
+  if (game.is_terminal(state)) {
+    end.returns = game.returns(state);
+  } else if (result.winner >= 0) {  // an agent's error: the other side wins
+    end.returns[static_cast<std::size_t>(result.winner)] = 1;
+    end.returns[static_cast<std::size_t>(1 - result.winner)] = -1;
+  }
+  agents[0]->game_over(end);
+  agents[1]->game_over(end);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -2,8 +2,9 @@
 # Packages come from Debian only; nothing is vendored or downloaded from elsewhere.
 
 SLING_PACKAGES=(g++ cmake ninja-build libboost-graph-dev libtbb-dev libcereal-dev libcli11-dev
-                libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin pkgconf libcpp-httplib-dev
-                chromium chromium-driver firefox-esr python3 python3-selenium librsvg2-bin)
+                libgtest-dev libbenchmark-dev libboost-mpi-dev openmpi-bin pkgconf libcpp-httplib-dev nlohmann-json3-dev
+                chromium chromium-driver firefox-esr python3 python3-selenium librsvg2-bin
+                pybind11-dev python3-dev python3-numpy python3-matplotlib)
 
 sling_install_missing() {
   local missing=() package

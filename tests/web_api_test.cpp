@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <filesystem>
 #include <csignal>
 #include <memory>
 #include <random>
@@ -232,6 +233,30 @@ TEST_F(WebApi, AWholeGameOfPig) {
   EXPECT_TRUE(end.json["over"].GetBool());
   const auto& scores = end.json["board"]["scores"];
   EXPECT_TRUE(scores[0].GetInt() >= 100 || scores[1].GetInt() >= 100);
+}
+
+TEST_F(WebApi, AnAgentProgramPlaysOnlyWhenTheServerOffersItByName) {
+  // The page can never start a program: an `external` spec in a request is refused.
+  const Reply refused = post(
+      "/api/games", R"({"game":"pig","sides":["human","external:cmd=touch pwned"],"seed":2})");
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_NE(refused.body.find("--agent NAME="), std::string::npos) << refused.body;
+  EXPECT_EQ(get("/api/info").body.find("\"external\""), std::string::npos);
+  // Offered by the operator (`sling serve --agent served=...`), it plays a whole game.
+  stop();
+  ServerOptions options;
+  options.named_agents["served"] =
+      "external:cmd='" + std::string(SLING_BINARY) + " protocol strong',log=" +
+      (std::filesystem::temp_directory_path() / "web-external.log").string();
+  start(options);
+  const Reply info = get("/api/info");
+  ASSERT_EQ(info.json["named_agents"].Size(), 1u);
+  EXPECT_STREQ(info.json["named_agents"][0]["name"].GetString(), "served");
+  const std::string id = create(R"({"game":"pig","sides":["human","served"],"seed":2})");
+  Reply end = play_out(pig::PigGame(), id, 2000);
+  ASSERT_EQ(end.status, 200);
+  EXPECT_TRUE(end.json["over"].GetBool());
+  EXPECT_STREQ(end.json["ai_error"].GetString(), "");
 }
 
 TEST_F(WebApi, UndoGoesBackToThePersonsDecisionAndKeepsTheDice) {

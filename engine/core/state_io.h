@@ -13,6 +13,12 @@
 
 namespace sling {
 
+// States that have the cereal encodings below (every game of Sling's; test games may not).
+template <class State>
+concept SerializableState =
+    cereal::traits::is_output_serializable<State, cereal::JSONOutputArchive>::value &&
+    cereal::traits::is_input_serializable<State, cereal::JSONInputArchive>::value;
+
 template <class State>
 std::string state_to_json(const State& state) {
   std::ostringstream out;

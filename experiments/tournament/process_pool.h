@@ -46,6 +46,7 @@ class ReportingAgent final : public Agent<G> {
     send_side(fd_, side_);  // observe is agent code too: a crash in it is this side's
     inner_->observe(before, applied);
   }
+  void game_over(const GameEnd& end) override { inner_->game_over(end); }
   Analysis last_analysis() const override { return inner_->last_analysis(); }
   std::string spec() const override { return inner_->spec(); }
 

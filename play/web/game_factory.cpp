@@ -20,13 +20,22 @@ namespace {
 
 constexpr std::size_t kMaxSpecLength = 300;
 
-// A side as the page gives it; agent options that would read a file are refused (the server's
-// own solution is used through the `strong` preset).
-std::string checked_side(const std::string& side) {
+// A side as the page gives it: an agent the operator named (`sling serve --agent NAME=SPEC`) is
+// its spec; agent options that would read a file are refused (the server's own solution is used
+// through the `strong` preset), and so is an agent program, which would run a command.
+std::string checked_side(const std::string& side, const FactoryOptions& options) {
   if (side.empty()) throw bad_request("a side is empty (human, a preset or an agent spec)");
   if (side.size() > kMaxSpecLength) throw bad_request("a side's agent spec is too long");
   if (play::is_human(side)) return side;
+  if (const auto named = options.named_agents.find(side); named != options.named_agents.end()) {
+    return named->second;
+  }
   const AgentSpec spec = parse_agent_spec(side);
+  if (spec.name == "external") {
+    throw bad_request(
+        "the page cannot start an agent program; the server offers one by name when started "
+        "with --agent NAME=external:cmd=...");
+  }
   for (const auto& [key, value] : spec.options) {
     if (key == "file" || key == "table" || value.find('/') != std::string::npos ||
         value.find('\\') != std::string::npos) {
@@ -210,7 +219,7 @@ std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
         !it->value[1].IsString())
       throw bad_request("'sides' must be two strings (human, a preset or an agent spec)");
     for (rapidjson::SizeType i = 0; i < 2; ++i)
-      config.sides[i] = checked_side(it->value[i].GetString());
+      config.sides[i] = checked_side(it->value[i].GetString(), options);
   }
   if (const auto delay = integer_field(request, "delay_ms")) {
     if (*delay < 0 || *delay > 60000) throw bad_request("'delay_ms' must be from 0 to 60000");
@@ -271,6 +280,7 @@ void write_game_info(JsonWriter& out, const G& game) {
   write_key(out, "agents");
   out.StartArray();
   for (const AgentInfo& agent : agent_catalogue(game)) {
+    if (agent.name == "external") continue;  // offered only by name (--agent NAME=SPEC)
     out.StartObject();
     write_key(out, "name");
     write_string(out, agent.name);
@@ -293,7 +303,7 @@ void write_game_info(JsonWriter& out, const G& game) {
 
 }  // namespace
 
-std::string info_json(bool has_solution) {
+std::string info_json(bool has_solution, const std::map<std::string, std::string>& named_agents) {
   rapidjson::StringBuffer buffer;
   JsonWriter out(buffer);
   out.StartObject();
@@ -309,6 +319,17 @@ std::string info_json(bool has_solution) {
   out.EndArray();
   write_key(out, "duel_solution");
   out.Bool(has_solution);
+  write_key(out, "named_agents");
+  out.StartArray();
+  for (const auto& [name, spec] : named_agents) {
+    out.StartObject();
+    write_key(out, "name");
+    write_string(out, name);
+    write_key(out, "spec");
+    write_string(out, spec);
+    out.EndObject();
+  }
+  out.EndArray();
   out.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

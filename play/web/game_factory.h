@@ -4,6 +4,7 @@
 // tournament's records.jsonl), all given as text in the request: never a path on the server.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,7 @@ struct FactoryOptions {
   std::string solution_file;  // the server's duel solution (--solution), or ""
   double ai_seconds = 10;
   bool replay = false;
+  std::map<std::string, std::string> named_agents;  // ServerOptions::named_agents
 };
 
 // Request fields: "game" (duel, danelaw, pig), "sides" (two of: human, a preset, an agent spec),
@@ -30,7 +32,7 @@ std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
                                       const FactoryOptions& options);
 
 // The games, their sides, the presets and agents the page offers.
-std::string info_json(bool has_solution);
+std::string info_json(bool has_solution, const std::map<std::string, std::string>& named_agents = {});
 
 // The games of a tournament's records.jsonl: [{game_id, game, plies, seed}].
 std::string records_list_json(const std::string& records_jsonl);

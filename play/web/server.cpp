@@ -271,7 +271,7 @@ struct WebServer::Impl {
                serve_asset(response, request.matches[1].str());
              }));
     http.Get("/api/info", guarded(false, [this](const httplib::Request&, httplib::Response& r) {
-               respond_json(r, info_json(!options.solution_file.empty()));
+               respond_json(r, info_json(!options.solution_file.empty(), options.named_agents));
              }));
     http.Post("/api/games",
               guarded(true, [this](const httplib::Request& request, httplib::Response& response) {
@@ -364,6 +364,7 @@ struct WebServer::Impl {
     o.solution_file = options.solution_file;
     o.ai_seconds = options.ai_seconds;
     o.replay = replay;
+    o.named_agents = options.named_agents;
     return o;
   }
 

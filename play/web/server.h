@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,10 @@ struct ServerOptions {
   // Threads that run the agents' moves and hints: up to this many games think at once (a game
   // never has two jobs at a time); more wait for a free thread, never a request thread.
   int workers = 8;
+  // Agents the operator offers by name (`sling serve --agent NAME=SPEC`): the only way an agent
+  // program (external:cmd=...) or an agent that reads a file reaches the page, which can never
+  // name a command or a file itself.
+  std::map<std::string, std::string> named_agents;
 };
 
 class WebServer {

@@ -91,6 +91,7 @@ function fillSides() {
     const choices = [['human', 'a person (you)'], ['easy', 'easy: ' + g.presets.easy],
                      ['normal', 'normal: ' + g.presets.normal],
                      ['strong', 'strong: ' + g.presets.strong]];
+    for (const agent of info.named_agents || []) choices.push([agent.name, agent.name + ': ' + agent.spec]);
     for (const agent of g.agents) choices.push([agent.name, 'agent ' + agent.name + ': ' + agent.help]);
     choices.push(['spec', 'an agent spec...']);
     for (const [value, text] of choices) {
