@@ -35,13 +35,13 @@ ChildProcess::Clock::time_point deadline_after(double seconds) {
                                           std::chrono::duration<double>(seconds));
 }
 
-// One line in the program's log before its own stderr, so that a log shared by many runs reads.
-void log_start(const std::string& log_file, const std::string& command, pid_t pid) {
+// A line of Sling's in the program's log, among its own stderr: when each program started and
+// what it calls itself, so that a log shared by many runs reads.
+void log_line(const std::string& log_file, const std::string& text) {
   if (log_file.empty()) return;
   const int fd = ::open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  const std::string line =
-      "--- sling: started pid " + std::to_string(pid) + ": " + one_line(command) + "\n";
+  const std::string line = "--- sling: " + one_line(text) + "\n";
   [[maybe_unused]] const ssize_t written = ::write(fd, line.data(), line.size());
   ::close(fd);
 }
@@ -66,7 +66,6 @@ ExternalAgentOptions read_external_options(OptionReader& reader) {
       "game";
   options.log_file =
       reader.text("log", options.log_file, "the file the program's stderr is appended to");
-  options.name = reader.text("name", "", "a short name for reports (informational)");
   if (options.command.empty()) {
     throw OptionError(
         "agent 'external': option 'cmd' is required (the agent program's command "
@@ -84,7 +83,6 @@ std::string external_spec(const ExternalAgentOptions& options) {
   if (!options.working_directory.empty()) spec += ",dir=" + spec_value(options.working_directory);
   spec += std::string(",process=") + (options.process_per_game ? "game" : "keep");
   spec += ",log=" + spec_value(options.log_file);
-  if (!options.name.empty()) spec += ",name=" + spec_value(options.name);
   return spec;
 }
 
@@ -103,14 +101,15 @@ void ExternalConnection::start() {
   } catch (const SlingError& e) {
     throw SlingError(std::string("external agent ") + e.what());
   }
-  log_start(options_.log_file, options_.command, process_->pid());
+  const std::string pid = std::to_string(process_->pid());
+  log_line(options_.log_file, "started pid " + pid + ": " + options_.command);
   const protocol::Answer hello =
       request(protocol::hello_message(kSlingVersion), "hello", options_.startup_seconds);
   if (hello.protocol != protocol::kVersion) {
     fail("external agent speaks protocol " + std::to_string(hello.protocol) + "; Sling speaks " +
          std::to_string(protocol::kVersion));
   }
-  program_name_ = hello.name;
+  if (!hello.name.empty()) log_line(options_.log_file, "pid " + pid + " is " + hello.name);
 }
 
 void ExternalConnection::send(const std::string& message) {

@@ -30,7 +30,6 @@ struct ExternalAgentOptions {
   std::string working_directory;
   bool process_per_game = false;
   std::string log_file = "sling-external.log";
-  std::string name;
 };
 
 // Declares and reads the options of `external` (also lists them for `sling agents`).
@@ -61,7 +60,6 @@ class ExternalConnection {
   }
   void clear_pending() { pending_error_.clear(); }
   const ExternalAgentOptions& options() const { return options_; }
-  const std::string& program_name() const { return program_name_; }
 
  private:
   [[noreturn]] void fail(const std::string& cause);
@@ -69,7 +67,6 @@ class ExternalConnection {
 
   ExternalAgentOptions options_;
   std::unique_ptr<ChildProcess> process_;
-  std::string program_name_;
   std::string pending_error_;
 };
 

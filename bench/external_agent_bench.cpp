@@ -53,7 +53,12 @@ void BM_ExternalDecisionRoundTrip(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel(program_label(static_cast<int>(state.range(0))));
 }
-BENCHMARK(BM_ExternalDecisionRoundTrip)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ExternalDecisionRoundTrip)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()  // two processes: the wall clock is the cost
+    ->Unit(benchmark::kMicrosecond);
 
 // The same decision in process, for scale.
 void BM_InProcessDecision(benchmark::State& state) {
@@ -86,7 +91,12 @@ void BM_ExternalPigGames(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(plies) / static_cast<double>(state.iterations()));
   state.SetLabel(program_label(which));
 }
-BENCHMARK(BM_ExternalPigGames)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExternalPigGames)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling

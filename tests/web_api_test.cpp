@@ -2,16 +2,22 @@
 // games of each game as a person (whose choices come from the game's own rule of thumb, read off
 // a local replay of the saved record), undo, save and load, replays, and bad requests.
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <csignal>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/core/record.h"
 #include "engine/danelaw/danelaw.h"
@@ -237,8 +243,8 @@ TEST_F(WebApi, AWholeGameOfPig) {
 
 TEST_F(WebApi, AnAgentProgramPlaysOnlyWhenTheServerOffersItByName) {
   // The page can never start a program: an `external` spec in a request is refused.
-  const Reply refused = post(
-      "/api/games", R"({"game":"pig","sides":["human","external:cmd=touch pwned"],"seed":2})");
+  const Reply refused =
+      post("/api/games", R"({"game":"pig","sides":["human","external:cmd=touch pwned"],"seed":2})");
   EXPECT_EQ(refused.status, 400);
   EXPECT_NE(refused.body.find("--agent NAME="), std::string::npos) << refused.body;
   EXPECT_EQ(get("/api/info").body.find("\"external\""), std::string::npos);
@@ -257,6 +263,50 @@ TEST_F(WebApi, AnAgentProgramPlaysOnlyWhenTheServerOffersItByName) {
   ASSERT_EQ(end.status, 200);
   EXPECT_TRUE(end.json["over"].GetBool());
   EXPECT_STREQ(end.json["ai_error"].GetString(), "");
+}
+
+// A TCP connection to the server that sends `text` and then nothing (or whatever the test sends).
+int open_connection(int port, const std::string& text) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  if (!text.empty()) {
+    EXPECT_EQ(::send(fd, text.data(), text.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(text.size()));
+  }
+  return fd;
+}
+
+TEST_F(WebApi, IdleAndSlowConnectionsDoNotDelayAnyoneElse) {
+  // 50 connections that send nothing, and 20 that send a request's headers one line at a time.
+  std::vector<int> idle, slow;
+  for (int i = 0; i < 50; ++i) idle.push_back(open_connection(port_, ""));
+  for (int i = 0; i < 20; ++i) {
+    slow.push_back(open_connection(port_, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+  }
+  std::atomic<bool> done{false};
+  std::thread trickle([&] {
+    for (int round = 0; round < 100 && !done; ++round) {  // at most 10 s
+      for (const int fd : slow) ::send(fd, "X-Slow: 1\r\n", 11, MSG_NOSIGNAL);
+      std::this_thread::sleep_for(100ms);
+    }
+  });
+  std::this_thread::sleep_for(300ms);  // every connection accepted and waiting on its thread
+  const auto start = std::chrono::steady_clock::now();
+  const std::string id = create(R"({"game":"pig","sides":["human","easy"],"seed":2})");
+  const auto created = std::chrono::steady_clock::now();
+  const Reply moved = post("/api/games/" + id + "/act", R"({"action":0,"ply":0})");
+  const auto answered = std::chrono::steady_clock::now();
+  done = true;
+  trickle.join();
+  for (const int fd : idle) ::close(fd);
+  for (const int fd : slow) ::close(fd);
+  EXPECT_EQ(moved.status, 200) << moved.body;
+  EXPECT_LT(created - start, 100ms);
+  EXPECT_LT(answered - created, 100ms);
 }
 
 TEST_F(WebApi, UndoGoesBackToThePersonsDecisionAndKeepsTheDice) {

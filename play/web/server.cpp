@@ -15,6 +15,7 @@
 
 #include "engine/core/embedded.h"
 #include "engine/core/errors.h"
+#include "play/web/connection_threads.h"
 #include "play/web/game_factory.h"
 #include "play/web/web_json.h"
 #include "sling_web_assets.h"
@@ -69,6 +70,10 @@ struct WebServer::Impl {
 
   explicit Impl(ServerOptions o) : options(std::move(o)) {
     routes();
+    http.new_task_queue = [this] { return new ConnectionThreads(options.connection_threads); };
+    http.set_read_timeout(options.read_timeout);
+    http.set_keep_alive_timeout(options.read_timeout.count());
+    http.set_write_timeout(options.read_timeout);
     for (int i = 0; i < std::max(1, options.workers); ++i) workers.emplace_back([this] { work(); });
     janitor = std::thread([this] { sweep(); });
   }

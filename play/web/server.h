@@ -28,6 +28,11 @@ struct ServerOptions {
   // Threads that run the agents' moves and hints: up to this many games think at once (a game
   // never has two jobs at a time); more wait for a free thread, never a request thread.
   int workers = 8;
+  // Connections answered at once, each on its own thread (play/web/connection_threads.h): idle
+  // browsers and slow clients hold threads of their own, not ones that others wait for.
+  std::size_t connection_threads = 256;
+  // A connection that sends nothing for this long, between or within requests, is closed.
+  std::chrono::seconds read_timeout{5};
   // Agents the operator offers by name (`sling serve --agent NAME=SPEC`): the only way an agent
   // program (external:cmd=...) or an agent that reads a file reaches the page, which can never
   // name a command or a file itself.
