@@ -73,6 +73,15 @@ typename G::State parse_state(const G& game, const py::object& value) {
 
 // Applies a decision or chance outcome, checked by the game (IllegalActionError); at a terminal
 // state nothing applies.
+// The legal decisions of a typed state (none at chance and terminal states).
+template <class Typed>
+auto decisions_of(const Typed& t) {
+  using G = std::remove_cvref_t<decltype(*t.game)>;
+  ActionList<G> actions;
+  if (t.game->current_player(t.state) >= 0) t.game->legal_actions(t.state, actions);
+  return actions;
+}
+
 template <Game G>
 void apply_checked(const G& game, typename G::State& s, Action action) {
   if (game.is_terminal(s)) throw IllegalActionError("the game is over: no action applies");
@@ -249,9 +258,7 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
           [](const PyState& s) {
             return std::visit(
                 [](const auto& t) {
-                  using G = std::remove_cvref_t<decltype(*t.game)>;
-                  ActionList<G> actions;
-                  if (t.game->current_player(t.state) >= 0) t.game->legal_actions(t.state, actions);
+                  const auto actions = decisions_of(t);
                   return std::vector<Action>(actions.begin(), actions.end());
                 },
                 s.value);
@@ -262,9 +269,7 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
           [](const PyState& s) {
             return std::visit(
                 [](const auto& t) {
-                  using G = std::remove_cvref_t<decltype(*t.game)>;
-                  ActionList<G> actions;
-                  if (t.game->current_player(t.state) >= 0) t.game->legal_actions(t.state, actions);
+                  const auto actions = decisions_of(t);
                   std::vector<std::pair<Action, std::string>> out;
                   for (const Action a : actions)
                     out.emplace_back(a, t.game->action_to_string(t.state, a));
@@ -281,9 +286,7 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
             for (py::ssize_t i = 0; i < size; ++i) view(i) = false;
             std::visit(
                 [&](const auto& t) {
-                  using G = std::remove_cvref_t<decltype(*t.game)>;
-                  ActionList<G> actions;
-                  if (t.game->current_player(t.state) >= 0) t.game->legal_actions(t.state, actions);
+                  const auto actions = decisions_of(t);
                   for (const Action a : actions) {
                     if (a >= static_cast<Action>(size)) {
                       throw py::value_error("legal_action_mask: action " + std::to_string(a) +
