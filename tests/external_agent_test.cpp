@@ -101,7 +101,9 @@ TEST(ExternalAgent, SlingServingAnAgentPlaysExactlyItsGames) {
     options.record_dir = dir_in;
     const MatchResult in_process = run_match(pig, {agent, "random"}, options);
     options.record_dir = dir_out;
-    const MatchResult served = run_match(pig, {external(sling_protocol(agent)), "random"}, options);
+    // The served solver solves Pig before its `ready`: slow under the sanitizers.
+    const MatchResult served =
+        run_match(pig, {external(sling_protocol(agent), "startup_time=300"), "random"}, options);
     EXPECT_EQ(served.errors[0], 0) << served.first_error;
     EXPECT_EQ(served.wins, in_process.wins) << agent;
     for (int i = 0; i < options.games; ++i) {

@@ -253,7 +253,8 @@ TEST_F(WebApi, AnAgentProgramPlaysOnlyWhenTheServerOffersItByName) {
   ServerOptions options;
   options.named_agents["served"] =
       "external:cmd='" + std::string(SLING_BINARY) + " protocol strong',log=" +
-      (std::filesystem::temp_directory_path() / "web-external.log").string();
+      (std::filesystem::temp_directory_path() / "web-external.log").string() +
+      ",startup_time=300";  // the served solver solves Pig first: slow under the sanitizers
   start(options);
   const Reply info = get("/api/info");
   ASSERT_EQ(info.json["named_agents"].Size(), 1u);
