@@ -63,6 +63,7 @@ const RegisterCommand kRegister(
                      "Save every game's record in this folder");
       sub.add_option("--max-plies", command->options.max_plies,
                      "Stop a game after this many plies (a draw)");
+      add_turn_limit_option(sub, command->options.turn_limit);
       sub.add_option("--sprt", command->sprt,
                      "elo0,elo1,alpha,beta: play pairs (each agent on both sides, same dice) until "
                      "the sequential test decides; --games is then the most pairs");

@@ -29,6 +29,7 @@ struct PlayCommand {
   std::string svg_file;
   std::string solution_file;
   std::string god_prompt = "bad-rolls";
+  int turn_limit = play::PlayConfig::kAutoTurnLimit;
 };
 
 template <class G>
@@ -56,6 +57,7 @@ void play(const G& game, const PlayCommand& command, const GameRecord* saved) {
   config.solution_file = command.solution_file;
   config.dice_questions = command.god_prompt == "every" ? play::DiceQuestions::kAfterEveryRoll
                                                         : play::DiceQuestions::kAfterBadRolls;
+  config.turn_limit = command.turn_limit;
   config.style.colour = play::colour_wanted(command.colour, STDOUT_FILENO);
   config.progress = play::is_terminal(STDERR_FILENO);
   config.echo_input = !play::is_terminal(STDIN_FILENO);
@@ -110,6 +112,12 @@ const RegisterCommand kRegister(
                      "failed search or flee, a trip), every: after every roll")
           ->check(CLI::IsMember({"bad-rolls", "every"}))
           ->capture_default_str();
+      sub.add_option("--turn-limit", command->turn_limit,
+                     "A draw when the game is still going after this many turns, both sides' "
+                     "turns counted (0 = none). Default: " +
+                         std::to_string(kDefaultAgentTurnLimit) +
+                         " when agents play both sides, none when a person plays")
+          ->check(CLI::Range(0, 65535));
       sub.add_option("--svg", command->svg_file,
                      "danelaw: rewrite this SVG of the position after every action");
       set_examples(sub, {"sling play pig --first human --second strong",

@@ -37,6 +37,7 @@ struct TournamentCommand {
   bool isolate = false;
   double interval = 10;
   int max_plies = kDefaultMaxPlies;
+  int turn_limit = kDefaultAgentTurnLimit;
 };
 
 // The default field for this game: the agents it has and can build as specified (an agent that
@@ -73,6 +74,7 @@ void run(const TournamentCommand& command, const G& game) {
   config.agents = command.agents.empty() ? default_agents(game) : command.agents;
   config.pairs_per_pairing = command.pairs;
   config.seed = command.seed;
+  config.turn_limit = recorded_turn_limit<G>(command.turn_limit);
   config.validate();
 
   TournamentOptions options;
@@ -122,6 +124,7 @@ const RegisterCommand kRegister(
                      "Stop a game after this many plies (decisions and dice) and score it a draw")
           ->check(CLI::Range(1, 1'000'000'000))
           ->capture_default_str();
+      add_turn_limit_option(sub, command->turn_limit);
       add_seed_option(sub, command->seed, "Base seed of every game");
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");
       sub.add_flag("--resume", command->resume,

@@ -14,6 +14,15 @@ CLI::Option* add_threads_option(CLI::App& sub, int& threads) {
       ->capture_default_str();
 }
 
+CLI::Option* add_turn_limit_option(CLI::App& sub, int& turns) {
+  return sub
+      .add_option("--turn-limit", turns,
+                  "Draw a game between agents still going after this many turns, both sides' "
+                  "turns counted (0 = no limit; the duel: docs/rules/duel.md)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+}
+
 int resolve_threads(int requested) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return requested <= 0 ? cores : std::min(requested, cores);

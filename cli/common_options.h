@@ -18,6 +18,10 @@ CLI::Option* add_threads_option(CLI::App& sub, int& threads);
 // machine's core count (results do not depend on it; oversubscription only slows a run down).
 int resolve_threads(int requested);
 
+// Adds --turn-limit: games between agents are drawn when turn N + 1 would begin (0: no limit; at
+// most 65,535; engine/core/game_limit.h).  `turns` holds the default.
+CLI::Option* add_turn_limit_option(CLI::App& sub, int& turns);
+
 // Adds --seed with the shared check; `seed` holds the default.
 CLI::Option* add_seed_option(CLI::App& sub, std::uint64_t& seed, const std::string& help);
 

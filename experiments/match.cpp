@@ -54,6 +54,9 @@ std::string match_to_text(const MatchResult& r) {
   out << "  endings:";
   for (const auto& [reason, count] : r.end_reasons) out << " " << reason << " " << count << ";";
   out << "\n";
+  if (r.turn_limit > 0) {
+    out << "  turn limit " << r.turn_limit << " (a game still going then is a draw)\n";
+  }
   if (!r.first_error.empty()) out << "  first agent error: " << r.first_error << "\n";
   return out.str();
 }
@@ -86,7 +89,7 @@ std::string match_to_json(const MatchResult& r) {
     out << (first ? "" : ", ") << json_string(reason) << ": " << count;
     first = false;
   }
-  out << "},\n  \"mean_plies\": " << number(r.mean_plies)
+  out << "},\n  \"turn_limit\": " << r.turn_limit << ",\n  \"mean_plies\": " << number(r.mean_plies)
       << ",\n  \"seconds\": " << number(r.seconds) << "\n}\n";
   return out.str();
 }

@@ -49,6 +49,7 @@ struct MatchOptions {
   int threads = 0;         // 0 = every core
   std::string record_dir;  // when set, each game's record is saved there
   int max_plies = 1'000'000;
+  int turn_limit = kDefaultAgentTurnLimit;  // a draw at this many turns (engine/core/game_limit.h)
   // Called after each finished game, one call at a time (long matches report as they go).
   std::function<void(const MatchProgress&)> progress;
 };
@@ -74,6 +75,7 @@ struct MatchResult {
   double mean_plies = 0;
   double seconds = 0;
   std::map<std::string, int> end_reasons;
+  int turn_limit = 0;  // games still going at this many turns were drawn (0: no limit)
 
   Interval win_interval(int side) const { return wilson_interval(wins[side], games); }
   double win_rate(int side) const { return games ? static_cast<double>(wins[side]) / games : 0; }
@@ -146,7 +148,8 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
                             game.rules_json() + "\nagents " + specs[0] + " | " + specs[1] +
                             "\ngames " + std::to_string(options.games) + "\nseed " +
                             std::to_string(options.seed) + "\nmax_plies " +
-                            std::to_string(options.max_plies) + "\n",
+                            std::to_string(options.max_plies) + "\nturn_limit " +
+                            std::to_string(options.turn_limit) + "\n",
                         local_error);
   mpi::share_start("");
   if (mpi::rank() != 0) {
@@ -160,7 +163,7 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
       Players& players = workers.local();
       return encode_game_result(play_game(game, *players.agents[0], *players.agents[1],
                                           match_game_seed(options.seed, static_cast<int>(index)),
-                                          options.max_plies));
+                                          options.max_plies, options.turn_limit));
     });
     return;
   }
@@ -202,6 +205,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
   result.game = std::string(game.info().name);
   result.sides = {std::string(game.info().sides[0]), std::string(game.info().sides[1])};
   result.seed = options.seed;
+  result.turn_limit = recorded_turn_limit<G>(options.turn_limit);
   result.games = options.games;
   std::vector<Outcome> outcomes(static_cast<std::size_t>(options.games));
   const auto start = std::chrono::steady_clock::now();
@@ -238,7 +242,8 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
         Players& players = workers.local();
         const GameResult played =
             play_game(game, *players.agents[0], *players.agents[1],
-                      match_game_seed(options.seed, index), options.max_plies);
+                      match_game_seed(options.seed, index), options.max_plies,
+                      options.turn_limit);
         outcomes[static_cast<std::size_t>(index)] = match_detail::outcome_of(played);
         if (!options.record_dir.empty()) {
           match_detail::save_match_record(options.record_dir, index, played.record);

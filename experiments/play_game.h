@@ -10,6 +10,7 @@
 
 #include "agents/agent.h"
 #include "engine/core/dice.h"
+#include "engine/core/game_limit.h"
 #include "engine/core/record.h"
 
 namespace sling {
@@ -30,13 +31,18 @@ inline std::uint64_t agent_seed(std::uint64_t game_seed, int side) {
   return Rng(game_seed, 1 + static_cast<std::uint64_t>(side)).next();
 }
 
+// The game is drawn at `turn_limit` turns (engine/core/game_limit.h; 0: no limit) in a game with
+// turns, and cut off as a draw ("ply limit") after `max_plies` plies in any game.
 template <Game G>
-GameResult play_game(const G& game, Agent<G>& first, Agent<G>& second, std::uint64_t seed,
-                     int max_plies = 1'000'000) {
+GameResult play_game(const G& rules_game, Agent<G>& first, Agent<G>& second, std::uint64_t seed,
+                     int max_plies = 1'000'000, int turn_limit = kDefaultAgentTurnLimit) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  const TurnLimited<G> limited(rules_game, turn_limit);
+  const G& game = limited.game();
   GameResult result;
   result.record = GameRecord{std::string(game.info().name), game.rules_json(), seed, {}};
+  result.record.turn_limit = recorded_turn_limit<G>(turn_limit);
   Agent<G>* agents[2] = {&first, &second};
   agents[0]->new_game(agent_seed(seed, 0));
   agents[1]->new_game(agent_seed(seed, 1));

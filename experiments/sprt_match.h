@@ -51,9 +51,9 @@ SprtMatchResult run_sprt_match(const G& game, const std::array<std::string, 2>& 
         auto a = make_agent(game, specs[0]);
         auto b = make_agent(game, specs[1]);
         winners[static_cast<std::size_t>(k)][0] =
-            play_game(game, *a, *b, seed, options.max_plies).winner;
+            play_game(game, *a, *b, seed, options.max_plies, options.turn_limit).winner;
         winners[static_cast<std::size_t>(k)][1] =
-            play_game(game, *b, *a, seed, options.max_plies).winner;
+            play_game(game, *b, *a, seed, options.max_plies, options.turn_limit).winner;
       });
     });
     for (const auto& pair : winners) {

@@ -593,7 +593,6 @@ std::optional<Action> GameView<DuelGame>::unasked_answer(const Game& game, const
 }
 
 std::string GameView<DuelGame>::result(const Game& game, const State& s) {
-  (void)game;
   switch (s.end) {
     case duel::EndReason::kBeheaded:
       return "David wins: Goliath is beheaded";
@@ -602,7 +601,11 @@ std::string GameView<DuelGame>::result(const Game& game, const State& s) {
     case duel::EndReason::kMelee:
       return "Goliath wins: David falls in the melee";
     case duel::EndReason::kTurnCap:
-      return "A draw: the turn limit is reached";
+      return "A draw: the rules' cap of " + std::to_string(game.rules().turn_cap) +
+             " turns is reached";
+    case duel::EndReason::kTurnLimit:
+      return "A draw: games between agents end after " + std::to_string(game.turn_limit()) +
+             " turns (docs/rules/duel.md)";
     case duel::EndReason::kNone:
       break;
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "agents/registry.h"
+#include "engine/core/game_limit.h"
 #include "play/game_view.h"
 #include "play/play_agents.h"
 #include "play/style.h"
@@ -28,7 +29,18 @@ struct PlayConfig {
   // The duel's God prompt: after every roll, or (the default) only after one that went against
   // David; the other rolls are accepted for him.
   DiceQuestions dice_questions = DiceQuestions::kAfterBadRolls;
+  // Turns after which the game is a draw (engine/core/game_limit.h): kAutoTurnLimit gives games
+  // without a person the limit of games between agents, and a person's game none.
+  int turn_limit = kAutoTurnLimit;
+  static constexpr int kAutoTurnLimit = -1;
 };
+
+// The turn limit a session plays to (0: none).
+inline int session_turn_limit(const PlayConfig& config) {
+  if (config.turn_limit != PlayConfig::kAutoTurnLimit) return config.turn_limit;
+  const bool person = config.sides[0] == "human" || config.sides[1] == "human";
+  return person ? 0 : kDefaultAgentTurnLimit;
+}
 
 // The agent spec `hint` uses by default for game G: the strongest analysis the build offers, or ""
 // when it has no search agent for G (then hints are flat Monte Carlo playouts).

@@ -46,7 +46,9 @@ class PlaySession {
 
   PlaySession(const G& game, PlayConfig config, std::istream& in, std::ostream& out,
               std::ostream& status)
-      : game_(game),
+      : rules_game_(game),
+        limited_(game, session_turn_limit(config)),
+        game_(limited_.game()),
         config_(std::move(config)),
         in_(in),
         out_(out),
@@ -55,7 +57,7 @@ class PlaySession {
         state_(game.initial_state()) {
     for (int side = 0; side < 2; ++side) {
       if (!is_human(config_.sides[side]))
-        agents_[side] = make_play_agent(game_, config_.sides[side], config_.solution_file);
+        agents_[side] = make_play_agent(rules_game_, config_.sides[side], config_.solution_file);
     }
     labels_ = config_.sides;
     resync_agents();
@@ -87,7 +89,7 @@ class PlaySession {
           "that record was played with other rules (start it with "
           "`sling play --load FILE`)");
     }
-    const State final_state = replay(game_, record);
+    const State final_state = replay(rules_game_, record);
     if (record.agents.size() == 2) {
       for (std::size_t side = 0; side < 2; ++side) {
         const std::string& saved = record.agents[side];
@@ -95,7 +97,8 @@ class PlaySession {
         const std::string name = display_name(game_.info().sides[side]);
         if (restore_players) {
           agents_[side] =
-              is_human(saved) ? nullptr : make_play_agent(game_, saved, config_.solution_file);
+              is_human(saved) ? nullptr
+                              : make_play_agent(rules_game_, saved, config_.solution_file);
           out_ << name << " is played by " << saved << " again, as in the save (was "
                << labels_[side] << ").\n";
           labels_[side] = saved;
@@ -126,6 +129,9 @@ class PlaySession {
       }
     }
     out_ << "\nSeed " << seed_ << ".  Type `help` at any prompt.\n";
+    if (const int limit = recorded_turn_limit<G>(session_turn_limit(config_)); limit > 0) {
+      out_ << "A game still going after " << limit << " turns is a draw (--turn-limit).\n";
+    }
     while (true) {
       if (game_.is_terminal(state_)) {
         show_board();
@@ -158,7 +164,8 @@ class PlaySession {
                       game_.rules_json(),
                       seed_,
                       history_,
-                      {labels_[0], labels_[1]}};
+                      {labels_[0], labels_[1]},
+                      recorded_turn_limit<G>(session_turn_limit(config_))};
   }
   const State& state() const { return state_; }
 
@@ -514,7 +521,7 @@ class PlaySession {
                    " (two standard errors)";
           best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
         } else {
-          if (!hinter_) hinter_ = make_play_agent(game_, spec);
+          if (!hinter_) hinter_ = make_play_agent(rules_game_, spec);
           hinter_->new_game(hash_combine(seed_, history_.size()));
           best = hinter_->act(state_);
           analysis = hinter_->last_analysis();
@@ -544,6 +551,8 @@ class PlaySession {
 
   static constexpr std::size_t kMaxListed = 24;
 
+  const G& rules_game_;       // the agents' game: the rules alone
+  const TurnLimited<G> limited_;  // the game played: the rules and the session's turn limit
   const G& game_;
   PlayConfig config_;
   std::istream& in_;

@@ -27,7 +27,7 @@ class ReplaySession {
   using View = GameView<G>;
 
   ReplaySession(const G& game, const GameRecord& record, Style style)
-      : game_(game), record_(record), style_(style) {
+      : limited_(game, record.turn_limit), game_(limited_.game()), record_(record), style_(style) {
     replay(game_, record_);  // checks the game name and every ply, with a message naming it
     positions_.push_back(game_.initial_state());
     for (Action a : record_.history) {
@@ -132,6 +132,7 @@ class ReplaySession {
     return ply <= plies();
   }
 
+  const TurnLimited<G> limited_;  // the rules and the turn limit the record was played to
   const G& game_;
   GameRecord record_;
   Style style_;

@@ -39,6 +39,13 @@ std::string optional_path(const py::object& path) {
   return py::str(py::module_::import("os").attr("fspath")(path));
 }
 
+int checked_turn_limit(int turns) {
+  if (turns < 0 || turns > 65535) {
+    throw OptionError(error_text("bad value", "turn_limit", "must be from 0 (none) to 65535"));
+  }
+  return turns;
+}
+
 // A match with at least one callable agent: the games of run_match (same seeds, same order of
 // summing, so the same result as the command line for the same agents) on the calling thread.
 template <Game G>
@@ -54,14 +61,16 @@ MatchResult run_match_here(const std::shared_ptr<const G>& game,
   result.specs = {agents[0]->spec(), agents[1]->spec()};
   result.seed = options.seed;
   result.games = options.games;
+  result.turn_limit = recorded_turn_limit<G>(options.turn_limit);
   if (!options.record_dir.empty()) std::filesystem::create_directories(options.record_dir);
   const auto start = std::chrono::steady_clock::now();
   std::int64_t plies = 0;
   {
     py::gil_scoped_release release;
     for (int index = 0; index < options.games; ++index) {
-      const GameResult played = play_game(*game, *agents[0], *agents[1],
-                                          match_game_seed(options.seed, index), options.max_plies);
+      const GameResult played =
+          play_game(*game, *agents[0], *agents[1], match_game_seed(options.seed, index),
+                    options.max_plies, options.turn_limit);
       if (failure->error) break;
       if (!options.record_dir.empty()) {
         match_detail::save_match_record(options.record_dir, index, played.record);
@@ -86,7 +95,7 @@ MatchResult run_match_here(const std::shared_ptr<const G>& game,
 }
 
 py::object play_match(const PyGame& g, const py::object& agents, int games, std::uint64_t seed,
-                      int threads, int max_plies, const py::object& records) {
+                      int threads, int max_plies, const py::object& records, int turn_limit) {
   if (games < 1) throw OptionError(error_text("bad value", "games", "must be at least 1"));
   if (threads < 0)
     throw OptionError(error_text("bad value", "threads", "must be 0 (every core) or more"));
@@ -96,6 +105,7 @@ py::object play_match(const PyGame& g, const py::object& agents, int games, std:
   options.seed = seed;
   options.threads = threads;
   options.max_plies = max_plies;
+  options.turn_limit = checked_turn_limit(turn_limit);
   options.record_dir = optional_path(records);
   const MatchResult result = std::visit(
       [&](const auto& game) {
@@ -113,7 +123,9 @@ py::object play_match(const PyGame& g, const py::object& agents, int games, std:
   return out;
 }
 
-py::dict play_one(const PyGame& g, const py::object& agents, std::uint64_t seed, int max_plies) {
+py::dict play_one(const PyGame& g, const py::object& agents, std::uint64_t seed, int max_plies,
+                  int turn_limit) {
+  turn_limit = checked_turn_limit(turn_limit);
   const std::array<py::object, 2> sources = two_agents(agents);
   return std::visit(
       [&](const auto& game) {
@@ -124,7 +136,7 @@ py::dict play_one(const PyGame& g, const py::object& agents, std::uint64_t seed,
         GameResult played;
         {
           py::gil_scoped_release release;
-          played = play_game(*game, *first, *second, seed, max_plies);
+          played = play_game(*game, *first, *second, seed, max_plies, turn_limit);
         }
         failure->rethrow();
         played.record.agents = {first->spec(), second->spec()};
@@ -163,7 +175,8 @@ class TemporaryFolder {
 
 py::object tournament(const PyGame& g, const std::vector<std::string>& agents, int pairs,
                       std::uint64_t seed, int threads, const py::object& out, bool resume,
-                      int max_plies) {
+                      int max_plies, int turn_limit) {
+  turn_limit = checked_turn_limit(turn_limit);
   if (threads < 0)
     throw OptionError(error_text("bad value", "threads", "must be 0 (every core) or more"));
   std::optional<TemporaryFolder> temporary;
@@ -183,6 +196,8 @@ py::object tournament(const PyGame& g, const std::vector<std::string>& agents, i
         config.game = std::string(game->info().name);
         config.rules = game->rules_json();
         config.agents = agents;
+        config.turn_limit =
+            recorded_turn_limit<std::remove_cvref_t<decltype(*game)>>(turn_limit);
         config.pairs_per_pairing = pairs;
         config.seed = seed;
         py::gil_scoped_release release;
@@ -220,7 +235,7 @@ std::pair<std::int64_t, int> random_games(const G& game, int games, std::uint64_
 void bind_experiments(py::module_& m) {
   m.def("play_match", &play_match, py::arg("game"), py::arg("agents"), py::arg("games") = 100,
         py::arg("seed") = 1, py::arg("threads") = 0, py::arg("max_plies") = 1'000'000,
-        py::arg("records") = py::none(),
+        py::arg("records") = py::none(), py::arg("turn_limit") = kDefaultAgentTurnLimit,
         R"doc(Plays `games` games between two agents, side 0's first, and returns the result as
 `sling match GAME ... --json FILE` writes it (a dict: game, seed, games, agents, wins, draws,
 win_rate with 95% Wilson intervals, errors, end_reasons, mean_plies, seconds), plus first_error.
@@ -229,9 +244,10 @@ Agents are spec strings or presets (the games run in C++ on `threads` threads, 0
 without the GIL) or callables state -> action (then on this thread; a callable may also have
 new_game(seed) and observe(state, action)).  Game i's seed derives from (seed, i) as on the
 command line, so the same seed gives the same result as `sling match`.  records: a folder to save
-every game's record in (game-000000.json, ...), as `--record DIR`.)doc");
+every game's record in (game-000000.json, ...), as `--record DIR`.  turn_limit: a game still going
+when that turn would begin is a draw, as `--turn-limit` (0 = none).)doc");
   m.def("play_game", &play_one, py::arg("game"), py::arg("agents"), py::arg("seed") = 1,
-        py::arg("max_plies") = 1'000'000,
+        py::arg("max_plies") = 1'000'000, py::arg("turn_limit") = kDefaultAgentTurnLimit,
         R"doc(Plays one game between two agents (specs or callables) with this game seed (the dice
 of `sling play --seed`) and returns {'winner' (side or -1), 'end_reason', 'plies', 'history'
 (every action and outcome), 'error', 'error_side', 'seconds', 'record' (the record's JSON text,
@@ -239,6 +255,7 @@ which `sling replay` reads)}.)doc");
   m.def("run_tournament", &tournament, py::arg("game"), py::arg("agents"), py::arg("pairs") = 10,
         py::arg("seed") = 1, py::arg("threads") = 0, py::arg("out") = py::none(),
         py::arg("resume") = false, py::arg("max_plies") = 20'000,
+        py::arg("turn_limit") = kDefaultAgentTurnLimit,
         R"doc(A paired round robin between agent specs, as `sling tournament`: every pair of agents
 plays `pairs` pairs of games (one on each side, the same dice), on `threads` threads without the
 GIL.  Returns the report (ratings.json's content as a dict, plus 'log').  out: the folder for the

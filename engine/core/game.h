@@ -184,6 +184,13 @@ concept HasRepetition = Game<G> && requires(const G& g, const typename G::State&
   { g.turn_repetition_key(s) } -> std::same_as<std::uint64_t>;
 };
 
+// A game that can be played to a turn limit: `with_turn_limit(n)` is a copy of the game, same rules,
+// whose games are drawn when turn n + 1 would begin (engine/core/game_limit.h says who uses it).
+template <class G>
+concept HasTurnLimit = Game<G> && requires(const G& g, int turns) {
+  { g.with_turn_limit(turns) } -> std::same_as<G>;
+};
+
 // How a finished game ended ("beheaded", "javelin", "turn cap", ...), for tournament reports.
 template <class G>
 concept HasEndReason = Game<G> && requires(const G& g, const typename G::State& s) {

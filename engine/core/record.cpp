@@ -36,13 +36,14 @@ GameRecord load_json(std::string_view text) {
   rapidjson::Document document;
   parse_json(document, text);
   if (!document.IsObject()) throw FileFormatError("expected a JSON object");
-  static constexpr std::string_view kKeys[] = {"format", "version", "game",  "rules",
-                                               "seed",   "history", "agents"};
+  static constexpr std::string_view kKeys[] = {"format",  "version", "game",      "rules",
+                                               "seed",    "history", "agents",    "turn_limit"};
   for (auto it = document.MemberBegin(); it != document.MemberEnd(); ++it) {
     const std::string_view key(it->name.GetString(), it->name.GetStringLength());
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       throw FileFormatError("unknown field '" + std::string(key) +
-                            "' (fields: format, version, game, rules, seed, history, agents)");
+                            "' (fields: format, version, game, rules, seed, history, agents, "
+                            "turn_limit)");
     }
   }
   auto field = [&](const char* name) -> const rapidjson::Value& {
@@ -88,6 +89,12 @@ GameRecord load_json(std::string_view text) {
       if (!agent.IsString()) throw wrong("agents", "a list of two agent specs");
       record.agents.emplace_back(agent.GetString(), agent.GetStringLength());
     }
+  }
+  if (const auto limit = document.FindMember("turn_limit"); limit != document.MemberEnd()) {
+    if (!limit->value.IsInt() || limit->value.GetInt() < 0 || limit->value.GetInt() > 65535) {
+      throw wrong("turn_limit", "an integer from 0 to 65535");
+    }
+    record.turn_limit = limit->value.GetInt();
   }
   return record;
 }
@@ -144,6 +151,7 @@ std::string record_to_json(const GameRecord& record) {
     cereal::JSONOutputArchive archive(out);
     save_fields(archive, record);
     if (!record.agents.empty()) archive(cereal::make_nvp("agents", record.agents));
+    if (record.turn_limit > 0) archive(cereal::make_nvp("turn_limit", record.turn_limit));
   }
   out << '\n';
   return out.str();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/core/game.h"
+#include "engine/core/game_limit.h"
 
 namespace sling {
 
@@ -22,6 +23,9 @@ struct GameRecord {
   // Who played each side (agent specs, "human" or a preset), when known: a save records them so
   // that loading it restores the same opponent.  JSON only; the binary form leaves it empty.
   std::vector<std::string> agents{};
+  // The turn limit the game was played to (engine/core/game_limit.h), 0 for none: a replay stops
+  // where the game stopped.  JSON only, written when set; the binary form leaves it 0.
+  int turn_limit = 0;
 
   bool operator==(const GameRecord&) const = default;
 };
@@ -36,15 +40,17 @@ GameRecord record_from_text(std::string_view bytes);
 void save_record(const std::string& path, const GameRecord& record, bool binary = false);
 GameRecord load_record(const std::string& path);
 
-// Replays a record on `game` (which must have been built from record.rules) and returns the final
-// state.  Every step is checked: an illegal action or impossible outcome is an IllegalActionError
-// that names the ply.
+// Replays a record on `rules_game` (which must have been built from record.rules), to the record's
+// turn limit, and returns the final state.  Every step is checked: an illegal action or impossible
+// outcome is an IllegalActionError that names the ply.
 template <Game G>
-typename G::State replay(const G& game, const GameRecord& record) {
-  if (record.game != game.info().name) {
+typename G::State replay(const G& rules_game, const GameRecord& record) {
+  if (record.game != rules_game.info().name) {
     throw FileFormatError("record is for game '" + record.game + "', not '" +
-                          std::string(game.info().name) + "'");
+                          std::string(rules_game.info().name) + "'");
   }
+  const TurnLimited<G> limited(rules_game, record.turn_limit);
+  const G& game = limited.game();
   typename G::State state = game.initial_state();
   for (std::size_t ply = 0; ply < record.history.size(); ++ply) {
     if (game.is_terminal(state)) {

@@ -32,6 +32,16 @@ DuelGame::DuelGame(const DuelRules& rules)
                  1,
              rules_.pitch_cm) {}
 
+DuelGame DuelGame::with_turn_limit(int turns) const {
+  if (turns < 0 || turns > 0xffff) {
+    throw RulesError("turn limit " + std::to_string(turns) + " is out of range (0 to 65535)");
+  }
+  DuelGame limited = *this;
+  limited.turn_limit_ = turns;
+  limited.info_.has_draws = limited.info_.has_draws || turns > 0;
+  return limited;
+}
+
 DuelGame DuelGame::from_rules_json(std::string_view text) {
   return DuelGame(rules_from_json(std::string(text)));
 }
@@ -144,6 +154,8 @@ std::string_view DuelGame::end_reason(const State& s) const {
       return "melee";
     case EndReason::kTurnCap:
       return "turn cap";
+    case EndReason::kTurnLimit:
+      return "turn limit";
     case EndReason::kNone:
       break;
   }
@@ -302,10 +314,11 @@ void DuelGame::begin_turn(State& s, Side side) const {
   s.actor = side;
   s.roll = Roll::kNone;
   s.allowance_cm = 0;
-  if (rules_.turn_cap > 0 && s.turn >= rules_.turn_cap) {
+  const bool capped = rules_.turn_cap > 0 && s.turn >= rules_.turn_cap;
+  if (capped || (turn_limit_ > 0 && s.turn >= turn_limit_)) {
     s.phase = Phase::kTerminal;
     s.winner = 2;
-    s.end = EndReason::kTurnCap;
+    s.end = capped ? EndReason::kTurnCap : EndReason::kTurnLimit;
     return;
   }
   if (s.turn < 0xffff) ++s.turn;  // saturates: only a turn cap reads it, and caps are smaller

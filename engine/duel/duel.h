@@ -49,7 +49,9 @@ enum class Roll : std::uint8_t {
 };
 inline constexpr int kRollKinds = 13;
 
-enum class EndReason : std::uint8_t { kNone, kBeheaded, kJavelin, kMelee, kTurnCap };
+// kTurnCap is the rules' turn cap; kTurnLimit the limit Sling puts on games between agents
+// (engine/core/game_limit.h).
+enum class EndReason : std::uint8_t { kNone, kBeheaded, kJavelin, kMelee, kTurnCap, kTurnLimit };
 
 // State flags.
 inline constexpr std::uint8_t kDavidHasStone = 1 << 0;
@@ -174,6 +176,11 @@ class DuelGame {
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;
   std::string_view end_reason(const State& s) const;
+  // HasTurnLimit: the same rules, drawn ("turn limit") when turn `turns` + 1 would begin, counted
+  // as the rules' turn cap is (a lower rules cap still ends the game first).  0 lifts the limit;
+  // over 65,535 turns (the turn counter's range) is a RulesError.
+  DuelGame with_turn_limit(int turns) const;
+  int turn_limit() const { return turn_limit_; }
   // Stand-offs (HasRepetition): the position is both figures' places, the flags and the side to
   // act.
   std::uint64_t repetition_key(const State& s) const;
@@ -223,6 +230,7 @@ class DuelGame {
   DuelGeometry geometry_;
   // Every move of either side: the disc of the longest allowance.
   MovementDisc moves_;
+  int turn_limit_ = 0;  // not a rule: the limit of a game between agents (0 = none)
 };
 
 template <class Archive>

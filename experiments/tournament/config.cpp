@@ -41,7 +41,9 @@ std::string TournamentConfig::to_json() const {
   }
   out += "],\n";
   out += "  \"pairs_per_pairing\": " + std::to_string(pairs_per_pairing) + ",\n";
-  out += "  \"seed\": " + std::to_string(seed) + "\n}\n";
+  out += "  \"seed\": " + std::to_string(seed);
+  if (turn_limit > 0) out += ",\n  \"turn_limit\": " + std::to_string(turn_limit);
+  out += "\n}\n";
   return out;
 }
 
@@ -76,6 +78,12 @@ TournamentConfig TournamentConfig::from_json(std::string_view text, const std::s
   }
   config.pairs_per_pairing = member("pairs_per_pairing").GetInt();
   config.seed = member("seed").GetUint64();
+  if (const auto limit = document.FindMember("turn_limit"); limit != document.MemberEnd()) {
+    if (!limit->value.IsInt() || limit->value.GetInt() < 0 || limit->value.GetInt() > 65535) {
+      return fail("'turn_limit' must be an integer from 0 to 65535");
+    }
+    config.turn_limit = limit->value.GetInt();
+  }
   return config;
 }
 
@@ -95,6 +103,10 @@ std::string TournamentConfig::first_difference(const TournamentConfig& other) co
   }
   if (seed != other.seed)
     return "--seed " + std::to_string(seed) + " vs " + std::to_string(other.seed);
+  if (turn_limit != other.turn_limit) {
+    return "--turn-limit " + std::to_string(turn_limit) + " vs " +
+           std::to_string(other.turn_limit);
+  }
   return "";
 }
 

@@ -24,6 +24,9 @@ struct TournamentConfig {
   std::vector<std::string> agents;  // agent spec strings, as given
   int pairs_per_pairing = 10;       // pairs of games (one each side) per pair of agents
   std::uint64_t seed = 1;
+  // Games still going at this many turns are drawn (engine/core/game_limit.h); 0 for none, and for
+  // a configuration written before the limit existed.
+  int turn_limit = 0;
 
   void validate() const;  // throws OptionError
   std::string to_json() const;

@@ -60,10 +60,11 @@ GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
       agents[side]->new_game(agent_seed(row.seed, side));
     }
     failing_side = -1;
-    result = play_game(game, *agents[0], *agents[1], row.seed, max_plies);
+    result = play_game(game, *agents[0], *agents[1], row.seed, max_plies, config.turn_limit);
   } catch (const std::exception& e) {
     result = GameResult{};
     result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
+    result.record.turn_limit = config.turn_limit;
     result.end_reason = "error";
     result.error = e.what();
     result.error_side = failing_side >= 0 ? failing_side : 0;
