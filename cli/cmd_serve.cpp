@@ -64,6 +64,12 @@ const RegisterCommand kRegister(
       sub.add_option("--idle-minutes", command->idle_minutes,
                      "Drop a game whose page has not been seen for this long")
           ->capture_default_str();
+      sub.add_option("--god-prompt", command->options.god_prompt,
+                     "duel, a person as David: when God's question comes, as in `sling play`. "
+                     "bad-rolls: only after a roll that went against David (the others are "
+                     "accepted for him); every: after every roll")
+          ->check(CLI::IsMember({"bad-rolls", "every"}))
+          ->capture_default_str();
       sub.add_flag("--open", command->open, "Open the page in the desktop's browser");
       sub.add_option("--agent", command->named_agents,
                      "NAME=SPEC: offer an agent on the page by NAME, e.g. "

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/core/game_limit.h"
 #include "engine/core/record.h"
 #include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
@@ -175,6 +176,77 @@ TEST_F(WebApi, AWholeDuelAsDavidWithGodAgainstAnAgent) {
   EXPECT_EQ(record.seed, 11u);
   // The agent's analysis is empty for the rule of thumb, but its move is reported.
   EXPECT_TRUE(end.json["analysis"][1].IsObject());
+}
+
+// God's question comes by the terminal's rule (play/duel_view.h, unasked_answer): by default not
+// after the initiative, which never goes against David, and after every roll when asked; its box
+// carries the stakes, David's win chance accepting and re-rolling by the strong agent.
+TEST_F(WebApi, GodIsAskedByTheTerminalsRuleWithWhatIsAtStake) {
+  Reply state = settled(create(R"({"game":"duel","sides":["human","easy"],"seed":11})"));
+  EXPECT_FALSE(state.json["board"]["god_prompt"].GetBool()) << state.body;
+  ASSERT_GE(state.json["log"].Size(), 2u);
+  EXPECT_STREQ(state.json["log"][1]["text"].GetString(), "David: accept");  // answered for him
+
+  const std::string id =
+      create(R"({"game":"duel","sides":["human","easy"],"seed":11,"god_prompt":"every"})");
+  state = settled(id);
+  ASSERT_TRUE(state.json["board"]["god_prompt"].GetBool()) << state.body;
+  EXPECT_EQ(state.json["ply"].GetUint64(), 1u);
+  for (int i = 0; i < 2400 && state.json["stakes"].IsNull(); ++i) {
+    EXPECT_TRUE(state.json["eval_pending"].GetBool());
+    std::this_thread::sleep_for(50ms);
+    state = get("/api/games/" + id);
+  }
+  ASSERT_TRUE(state.json["stakes"].IsObject()) << state.body;
+  EXPECT_STREQ(state.json["stakes"]["error"].GetString(), "");
+  const auto& choices = state.json["stakes"]["choices"];
+  ASSERT_EQ(choices.Size(), 3u) << state.body;  // accept, re-roll David's die, re-roll Goliath's
+  bool accept = false;
+  for (const auto& choice : choices.GetArray()) {
+    accept = accept || choice["code"].GetUint() == duel::act::kAccept;
+    EXPECT_GE(choice["win"].GetDouble(), 0.0);
+    EXPECT_LE(choice["win"].GetDouble(), 1.0);
+  }
+  EXPECT_TRUE(accept);
+  EXPECT_FALSE(get("/api/games/" + id).json["eval_pending"].GetBool());
+  EXPECT_EQ(post("/api/games", R"({"game":"duel","sides":["human","easy"],"god_prompt":"some"})")
+                .status,
+            400);
+}
+
+// Each side's last move, as a trail from where the figure stood to where it is.
+TEST_F(WebApi, TheLastMoveOfEachSideIsATrail) {
+  const std::string id = create(R"({"game":"duel","sides":["easy","easy"],"seed":5})");
+  Reply end = settled(id);
+  ASSERT_TRUE(end.json["over"].GetBool()) << end.body;
+  const auto& trails = end.json["trails"];
+  ASSERT_EQ(trails.Size(), 2u);
+  for (const char* side : {"david", "goliath"}) {
+    const auto& group = trails[std::string(side) == "david" ? 0 : 1];
+    ASSERT_EQ(group.Size(), 1u) << end.body;
+    const auto& to = group[0][group[0].Size() - 1];
+    EXPECT_DOUBLE_EQ(to[0].GetDouble(), end.json["board"][side]["x"].GetDouble()) << side;
+    EXPECT_DOUBLE_EQ(to[1].GetDouble(), end.json["board"][side]["y"].GetDouble()) << side;
+  }
+}
+
+// A game without a person always ends: two agents that hold their ground (seed 31) draw at the
+// turn limit of games between agents, and the save carries it.
+TEST_F(WebApi, AWatchedGameEndsAtTheTurnLimit) {
+  const std::string id = create(R"({"game":"duel","sides":["normal","normal"],"seed":31})");
+  Reply end = settled(id);
+  ASSERT_TRUE(end.json["over"].GetBool()) << end.body;
+  EXPECT_STREQ(end.json["end_reason"].GetString(), "turn limit");
+  EXPECT_EQ(end.json["turn_limit"].GetInt(), kDefaultAgentTurnLimit);
+  EXPECT_EQ(end.json["board"]["turn"].GetInt(), kDefaultAgentTurnLimit);
+  const GameRecord record = record_of(id);
+  EXPECT_EQ(record.turn_limit, kDefaultAgentTurnLimit);
+  EXPECT_TRUE(duel::DuelGame().is_terminal(replay(duel::DuelGame(), record)));
+  // A person's game has no limit.
+  EXPECT_EQ(settled(create(R"({"game":"duel","sides":["human","easy"],"seed":31})"))
+                .json["turn_limit"]
+                .GetInt(),
+            0);
 }
 
 TEST_F(WebApi, ASearchingAgentReportsItsWinEstimateAndAlternatives) {
@@ -504,7 +576,7 @@ TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
 }
 
 TEST_F(WebApi, BadRequestsGetAOneLineErrorAndLeaveTheGameAlone) {
-  const std::string id = create(R"({"game":"duel","sides":["human","human"],"seed":1})");
+  const std::string id = create(R"({"game":"duel","sides":["human","human"],"seed":1,"god_prompt":"every"})");
   const std::string before = get("/api/games/" + id).body;
   const std::string game = "/api/games/" + id;
   EXPECT_EQ(post(game + "/act", "{bad json").status, 400);
@@ -674,6 +746,27 @@ TEST_F(WebApi, SurvivesAFuzzOfRequests) {
   EXPECT_EQ(answered, 400);
   EXPECT_EQ(get("/api/info").status, 200);
   EXPECT_EQ(get("/api/games/" + id).status, 200);
+}
+
+// The save downloads under the game's name; the strip follows the strong agent's estimate.  (Last:
+// it builds Pig's solver, which would let the hint test's first hint end before its second.)
+TEST_F(WebApi, TheSaveIsNamedAfterTheGameAndTheStripFollowsIt) {
+  const std::string id = create(R"({"game":"pig","sides":["human","easy"],"seed":5,"win_strip":true})");
+  Reply state = settled(id);
+  const auto saved = client_->Get(("/api/games/" + id + "/record").c_str());
+  ASSERT_TRUE(saved);
+  EXPECT_EQ(saved->get_header_value("Content-Disposition"),
+            "attachment; filename=\"sling-pig-seed5-ply" + std::to_string(state.json["ply"].GetUint64()) +
+                ".json\"");
+  for (int i = 0; i < 1200 && state.json["strip"].Empty(); ++i) {
+    std::this_thread::sleep_for(50ms);
+    state = get("/api/games/" + id);
+  }
+  ASSERT_EQ(state.json["strip"].Size(), 1u) << state.body;
+  EXPECT_EQ(state.json["strip"][0][0].GetUint64(), state.json["ply"].GetUint64());
+  const double win = state.json["strip"][0][1].GetDouble();
+  EXPECT_GT(win, 0.3);  // the first player's exact chance at the start is about 0.53
+  EXPECT_LT(win, 0.7);
 }
 
 }  // namespace

@@ -2,10 +2,15 @@
 """End-to-end test of `sling serve` in a real headless Chromium (Selenium + chromium-driver).
 
 Plays, by clicking as a person would: a whole duel as David against the `strong` agent (a
-destination clicked inside the shaded reach, the God prompt answered), saves it and loads it back;
-a danelaw move (an army, then a destination hex), on the built-in map and on an uploaded map file
-(saved and loaded back with that file); a whole game of Pig.  Screenshots of the three boards go
-to --out.  If the browser cannot start, the test fails with the reason: it never skips.
+destination clicked inside the shaded reach, the God prompt answered by the terminal's rule with
+its stakes shown), saves it (named after the game) and loads it back; a danelaw move (an army, then
+a destination hex, each side's path drawn, the map zoomed and panned), on the built-in map and on an
+uploaded map file (saved and loaded back with that file); a whole game of Pig; a reload and a tab
+that must not lose a game; a watched duel between two agents that ends at the turn limit, after
+over 1,000 plies.  At 1280x720, 390x844 and 1920x1080
+it checks what a player would see go wrong (web_page_support.LAYOUT_PROBLEMS_JS) and photographs
+the three boards into --out.  If the browser cannot start, the test fails with the reason: it never
+skips.
 
 Usage: web_browser_test.py --sling build/sling --out DIR
 """
@@ -13,17 +18,19 @@ Usage: web_browser_test.py --sling build/sling --out DIR
 import argparse
 import json
 import os
+import re
 import shutil
-import sys
 import tempfile
 import time
 
-from web_page_support import PageWaits, fail, start_server, stop_server
+from web_page_support import (ANIMATING_JS, MAP_JS, SIZES, PageWaits, check_dice, check_duel_scale,
+                              check_layout, check_trails, fail, start_server, stop_server)
 
 
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
@@ -51,7 +58,15 @@ def start_browser(download_dir):
     except Exception as error:  # the reason Chromium could not start, on one line
         fail("the browser cannot start: " + " ".join(str(error).split()))
     driver.set_window_size(1280, 800)
+    set_viewport(driver, 1280, 720)
     return driver
+
+
+def set_viewport(driver, width, height):
+    """The page's viewport in CSS pixels, as a screen of that size shows it (a phone's is mobile)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    time.sleep(0.3)  # the page redraws its board for the new size
 
 
 class Page(PageWaits):
@@ -65,10 +80,15 @@ class Page(PageWaits):
     def click(self, element_id):
         self.driver.find_element(By.ID, element_id).click()
 
-    def new_game(self, game, side0, side1, seed, rules_file=None, map_file=None):
+    def new_game(self, game, side0, side1, seed, rules_file=None, map_file=None, god_prompt=None,
+                 win_strip=False):
         self.driver.get(self.url)
         self.wait(lambda: self.js("return window.slingReady === true"), "the page to load")
         Select(self.driver.find_element(By.ID, "game")).select_by_value(game)
+        if god_prompt:
+            Select(self.driver.find_element(By.ID, "god-prompt")).select_by_value(god_prompt)
+        if win_strip:
+            self.click("win-strip")
         if rules_file:
             self.driver.find_element(By.ID, "rules-file").send_keys(rules_file)
         if map_file:
@@ -81,13 +101,26 @@ class Page(PageWaits):
         return self.settle()
 
     def buttons(self, container_id):
-        return [b for b in self.driver.find_elements(By.CSS_SELECTOR, "#%s button" % container_id)
-                if b.is_displayed() and b.is_enabled()]
+        for _ in range(5):  # the page may redraw them meanwhile (a resize): ask again
+            try:
+                return [b for b in self.driver.find_elements(By.CSS_SELECTOR, "#%s button" % container_id)
+                        if b.is_displayed() and b.is_enabled()]
+            except StaleElementReferenceException:
+                time.sleep(0.2)
+        fail("the buttons of #%s keep changing" % container_id)
 
     def screenshot(self, out, name):
         path = os.path.join(out, name)
         self.driver.save_screenshot(path)
         print("screenshot: " + path)
+
+    def at_every_size(self, out, name):
+        """Checks the page at each size a player may have, and photographs it (NAME-WxH.png)."""
+        for width, height in SIZES:
+            set_viewport(self.driver, width, height)
+            check_layout(self, "%s at %dx%d" % (name, width, height))
+            self.screenshot(out, "%s-%dx%d.png" % (name, width, height))
+        set_viewport(self.driver, 1280, 720)
 
 
 # The duel, as David: the first God offer is taken (re-roll), later ones declined; destinations
@@ -95,21 +128,70 @@ class Page(PageWaits):
 DUEL_PREFERENCE = ["behead", "shoot", "fight", "recover", "search", "move", "flee", "stay"]
 
 
+def check_god_rule(page):
+    """God's question follows the terminal's rule: by default not after the initiative (a roll
+    that never goes against David), after every roll when the game asks for that."""
+    state = page.new_game("duel", "human", "easy", 11)
+    if state["board"]["god_prompt"] or not any(e["text"] == "David: accept" for e in state["log"]):
+        fail("by default (bad-rolls) God's question came after the initiative, or nobody accepted it for David")
+    state = page.new_game("duel", "human", "easy", 11, god_prompt="every")
+    if not state["board"]["god_prompt"] or state["ply"] != 1:
+        fail("with god_prompt every, God's question did not follow the initiative (ply %d)" % state["ply"])
+    print("God's question: not after the initiative by default, after it with 'every'")
+
+
+def check_stakes(page):
+    """The God box says what is at stake: David's win chance accepting, and re-rolling."""
+    page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
+              "God's stakes (the strong agent's values)", timeout=120)
+    rows = page.js("return [...document.querySelectorAll('#god-stakes table.stakes tr')]"
+                   ".map((r) => [r.cells[0].textContent, r.cells[1].textContent])")
+    if not any(label == "accept the dice" for label, _ in rows):
+        fail("God's stakes do not name accepting: %s" % rows)
+    if not any(label.endswith("expected") for label, _ in rows) or \
+            not all(re.fullmatch(r"\d+\.\d%", win) for _, win in rows):
+        fail("God's stakes are not win chances of accepting and re-rolling: %s" % rows)
+    return rows
+
+
+def check_animation(page):
+    """A move is animated briefly, and a key press skips the animation."""
+    page.wait(lambda: page.js(ANIMATING_JS) > 0, "a figure to move on the board", timeout=5)
+    ActionChains(page.driver).send_keys("x").perform()
+    if page.js(ANIMATING_JS):
+        fail("a key press did not skip the move's animation")
+
+
 def play_duel(page, out):
-    state = page.new_game("duel", "human", "strong", 11)
+    state = page.new_game("duel", "human", "strong", 11, win_strip=True)
+    names = page.js("return [...document.querySelectorAll('#players .player')].map((p) => [p.textContent, p.title])")
+    if [n for n, _ in names] != ["you", "strong"] or names[1][1] != state["sides"][1]["spec"]:
+        fail("the players are not shown as 'you' and 'strong' with the spec in a tooltip: %s" % names)
     god_used = False
-    clicked_destination = False
+    god_prompts = accepts_clicked = 0
+    clicked_destination = animated = trails_checked = False
     for _ in range(400):
         state = page.settle()
         if state["over"]:
             break
         assert state["human_turn"], "not David's turn but nobody is thinking"
+        moved = {e["text"].split(":")[0] for e in state["log"] if ": to " in e["text"]}
+        if not trails_checked and moved >= {"David", "Goliath"}:
+            check_trails(page, "#duel-board .trail", [0, 1], "the duel")
+            trails_checked = True
         if state["board"]["god_prompt"]:
             page.wait(lambda: page.driver.find_element(By.ID, "god").is_displayed(), "the God prompt")
+            rows = check_stakes(page)
+            if god_prompts == 0:
+                print("God's stakes: " + "; ".join("%s %s" % tuple(row) for row in rows))
+                page.at_every_size(out, "duel-god")
+            god_prompts += 1
             wanted = "reroll" if not god_used else "accept"
             button = next(b for b in page.buttons("god-actions") if b.text.startswith(wanted))
             if wanted == "reroll":
                 god_used = True
+            else:
+                accepts_clicked += 1
             button.click()
             continue
         if state["point_input"]:
@@ -117,6 +199,8 @@ def play_duel(page, out):
             goliath = board["goliath"]
             target = min(board["reach"], key=lambda p: (p[0] - goliath["x"]) ** 2 + (p[1] - goliath["y"]) ** 2)
             if not clicked_destination:
+                check_dice(page, "the duel's movement roll")
+                check_duel_scale(page, state)
                 page.screenshot(out, "duel.png")
             x, y = page.js("return window.slingDuelClientPoint(arguments[0], arguments[1])", *target)
             svg = page.driver.find_element(By.ID, "duel-board")
@@ -127,8 +211,13 @@ def play_duel(page, out):
             page.wait(lambda: page.driver.find_element(By.ID, "point").is_displayed(), "the distance to show")
             shown = page.driver.find_element(By.ID, "point-text").text
             assert " cm moved" in shown, shown
-            clicked_destination = True
+            if not clicked_destination:
+                page.at_every_size(out, "duel")
             page.click("point-confirm")
+            if not animated:
+                check_animation(page)
+                animated = True
+            clicked_destination = True
             continue
         buttons = page.buttons("actions")
         assert buttons, "no action buttons for David"
@@ -145,9 +234,19 @@ def play_duel(page, out):
         fail("the duel did not finish")
     if not god_used:
         fail("God was never offered to David")
-    if not clicked_destination:
-        fail("no destination was clicked on the board")
-    print("duel: " + state["result"] + " after %d plies" % state["plies"])
+    if not clicked_destination or not animated or not trails_checked:
+        fail("no destination was clicked on the board, no move was seen animated, or both sides' moves were not drawn")
+    # The rolls that went David's way were accepted for him, without a question.
+    accepted = sum(1 for e in state["log"] if e["text"] == "David: accept")
+    if accepted <= accepts_clicked:
+        fail("every 'accept' was a person's answer: God was asked after every roll")
+    page.wait(lambda: page.js("return document.querySelectorAll('#strip-chart polyline').length === 1"),
+              "the win-probability strip")
+    strip = page.js("return window.slingState.strip")
+    if len(strip) < 3 or not all(0 <= p <= 1 for _, p in strip):
+        fail("the win-probability strip has %d points: %s" % (len(strip), strip[:5]))
+    print("duel: %s after %d plies; God asked %d times, %d rolls accepted for David; strip of %d points"
+          % (state["result"], state["plies"], god_prompts, accepted - accepts_clicked, len(strip)))
     return state
 
 
@@ -164,6 +263,9 @@ def save_and_reload(page, download_dir, state, map_file=None):
 
     page.wait(downloaded, "the saved game to download")
     saved = os.path.join(download_dir, path[0])
+    wanted = "sling-%s-seed%s-ply%d.json" % (state["game"], state["seed"], state["plies"])
+    if path[0] != wanted:
+        fail("the save is called %s, not after the game (%s)" % (path[0], wanted))
     page.click("tab-load")
     if map_file:
         page.driver.find_element(By.ID, "load-map-file").send_keys(map_file)
@@ -195,17 +297,68 @@ def replay_save(page, saved):
     print("replayed: %d plies" % state["plies"])
 
 
-def watch_pig(page):
+def watch_duel_to_the_turn_limit(page):
+    """Watches two `normal` duel agents that hold their ground (seed 31): the game must end, a
+    draw at the turn limit of games between agents, over 3,000 plies whose move numbers show
+    whole."""
     page.driver.get(page.url)
     page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
-    Select(page.driver.find_element(By.ID, "game")).select_by_value("pig")
-    Select(page.driver.find_element(By.ID, "side0")).select_by_value("easy")
-    Select(page.driver.find_element(By.ID, "side1")).select_by_value("easy")
+    Select(page.driver.find_element(By.ID, "game")).select_by_value("duel")
+    Select(page.driver.find_element(By.ID, "side0")).select_by_value("normal")
+    Select(page.driver.find_element(By.ID, "side1")).select_by_value("normal")
+    page.driver.find_element(By.ID, "seed").send_keys("31")
     Select(page.driver.find_element(By.ID, "delay")).select_by_value("0")
     page.click("watch")
     page.wait(lambda: page.js("return !!window.slingState && window.slingState.over"),
-              "the watched game to end")
-    print("watched: " + page.js("return window.slingState.result"))
+              "the watched duel to end", timeout=180)
+    state = page.settle()
+    shown = page.driver.find_element(By.ID, "result").text
+    if shown != "Draw: turn limit (1,000 turns)" or state["end_reason"] != "turn limit":
+        fail("the watched duel ended '%s' (%s), not a draw at the turn limit" % (shown, state["end_reason"]))
+    if state["plies"] < 1000:
+        fail("the watched duel had only %d plies" % state["plies"])
+    last = page.js("const n = document.querySelectorAll('#log .ply'); return n[n.length - 1].textContent")
+    if last != "%d." % state["plies"]:
+        fail("the last move number reads '%s', not '%d.'" % (last, state["plies"]))
+    for width, height in SIZES:
+        set_viewport(page.driver, width, height)
+        check_layout(page, "a watched game of %d plies at %dx%d" % (state["plies"], width, height))
+    set_viewport(page.driver, 1280, 720)
+    print("watched: %s after %d plies" % (shown, state["plies"]))
+
+
+def check_no_game_lost(page):
+    """The game is in the address (a reload resumes it) and a tab asks before leaving it; a game
+    left stays on the server, and its address brings it back."""
+    state = page.new_game("pig", "human", "easy", 5)
+    for _ in range(2):
+        next(b for b in page.buttons("actions") if b.text.startswith("roll")).click()
+        state = page.settle()
+    game_id, ply = state["id"], state["ply"]
+    if page.js("return location.search") != "?game=" + game_id:
+        fail("the address does not name the game: " + page.js("return location.href"))
+    page.driver.refresh()
+    page.wait(lambda: page.js("return window.slingReady === true"), "the page to reload")
+    state = page.settle()
+    if state["id"] != game_id or state["ply"] != ply:
+        fail("a reload did not resume the game (ply %s of %s, was %d of %s)" % (state["ply"], state["id"], ply, game_id))
+    for tab in ("tab-load", "tab-replay", "tab-new", "close"):
+        page.click(tab)
+        if not page.driver.find_element(By.ID, "leave-dialog").is_displayed():
+            fail("leaving the game by '%s' did not ask first" % tab)
+        page.click("leave-no")
+        if not page.driver.find_element(By.ID, "play").is_displayed() or page.settle()["id"] != game_id:
+            fail("staying after '%s' did not keep the game on the page" % tab)
+    page.click("tab-load")
+    page.click("leave-yes")
+    if not page.driver.find_element(By.ID, "panel-load").is_displayed() or "game=" in page.js("return location.href"):
+        fail("leaving the game did not open the Load panel")
+    page.driver.get(page.url + "?game=" + game_id)
+    page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
+    state = page.settle()
+    if state["id"] != game_id or state["ply"] != ply:
+        fail("the game left was not kept on the server")
+    print("no game lost: the address resumes ply %d after a reload and after leaving" % ply)
 
 
 def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
@@ -235,6 +388,10 @@ def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
         fail("a destination without its cost")
     if out:
         page.screenshot(out, "danelaw.png")
+        check_map_view(page)
+        page.at_every_size(out, "danelaw")
+        # Drawn again for each size: the hexes are new elements.
+        destinations = page.driver.find_elements(By.CSS_SELECTOR, "#choices .hex-choice[data-kind='move']")
     destination = destinations[-1]
     to_hex = destination.get_attribute("data-hex")
     destination.click()
@@ -242,8 +399,55 @@ def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
     moved = [e["text"] for e in state["log"] if e["side"] == 0 and e["text"].startswith("Danes: to ")]
     if not moved:
         fail("the army did not move (from hex %s to hex %s)" % (army_hex, to_hex))
+    check_trails(page, "#choices .trail", [0], "the Danes' move")
     print("danelaw: " + moved[-1])
+    if out:
+        state = english_reply(page)
     return state
+
+
+def english_reply(page):
+    """Ends the Danes' half-turn and waits for the English to move: their armies' paths are drawn
+    beside the Danes'."""
+    for _ in range(100):
+        state = page.settle()
+        if any(e["text"].startswith("English: to ") for e in state["log"]) and state["human_turn"]:
+            break
+        ending = [b for b in page.buttons("actions") if b.text.startswith("end")]
+        marked = page.driver.find_elements(By.CSS_SELECTOR, "#choices .hex-choice")
+        if ending:
+            ending[0].click()
+        elif marked:
+            marked[0].click()
+        else:
+            page.buttons("actions")[0].click()
+    else:
+        fail("the English never moved")
+    check_trails(page, "#choices .trail", [1], "the English moves")
+    print("danelaw: the English moved; %d of their paths drawn" %
+          page.js("return document.querySelectorAll('#choices .trail[data-side=\"1\"]').length"))
+    return state
+
+
+def check_map_view(page):
+    """Danelaw's map fills its box, its towns' names are legible, and it zooms and pans."""
+    view = page.js(MAP_JS)
+    width, height = view["box"]
+    if width < 0.95 * view["board"] - 20 or height < 0.6 * 720:
+        fail("the map's box is %dx%d px in a board %d px wide at 1280x720" % (width, height, view["board"]))
+    if view["smallest_name"] < 9:
+        fail("a town's name is %.1f px tall on the whole map" % view["smallest_name"])
+    page.click("map-zoom-in")
+    zoomed = page.js(MAP_JS)
+    if not zoomed["view"][2] < 0.8 * view["view"][2] or zoomed["smallest_name"] < 9:
+        fail("zooming in did not enlarge the map (view %s, then %s)" % (view["view"], zoomed["view"]))
+    ActionChains(page.driver).move_to_element(page.driver.find_element(By.ID, "danelaw-map")) \
+        .click_and_hold().move_by_offset(90, 40).release().perform()
+    panned = page.js(MAP_JS)
+    if not panned["view"][0] < zoomed["view"][0] - 20:
+        fail("dragging did not pan the map (view %s, then %s)" % (zoomed["view"], panned["view"]))
+    page.click("map-fit")
+    print("danelaw map: %dx%d px, names at least %.1f px; zoom and pan work" % (width, height, view["smallest_name"]))
 
 
 # A strip of seven land hexes between two seas (tests/danelaw_strip.h, without its river), with
@@ -290,7 +494,9 @@ def play_pig(page, out, scratch):
         if state["over"]:
             break
         if not shot and state["board"]["turn_total"] > 0:
+            check_pig_layout(page, state)
             page.screenshot(out, "pig.png")
+            page.at_every_size(out, "pig")
             shot = True
         hold = state["board"]["turn_total"] >= 20
         button = next(b for b in page.buttons("actions") if b.text.startswith("hold" if hold else "roll"))
@@ -300,24 +506,24 @@ def play_pig(page, out, scratch):
     print("pig: " + state["result"])
 
 
+def check_pig_layout(page, state):
+    """Pig uses the page: the board at least half the window's height, the die large, and the
+    hold button saying what it banks and the score it makes."""
+    board, die = page.js("return [document.getElementById('pig-board').getBoundingClientRect().height,"
+                         " document.querySelector('#pig-board svg.die').getBoundingClientRect().width]")
+    if board < 0.5 * 720 or die < 80:
+        fail("Pig's board is %d px tall with a die of %d px at 1280x720" % (board, die))
+    hold = next(b.text for b in page.buttons("actions") if b.text.startswith("hold"))
+    b = state["board"]
+    wanted = "hold: bank %d, score %d \u2192 %d" % (b["turn_total"], b["scores"][0], b["scores"][0] + b["turn_total"])
+    if not hold.startswith(wanted):
+        fail("Pig's hold button reads '%s', not '%s'" % (hold, wanted))
+
+
 def check_phone_width(page):
-    page.driver.set_window_size(390, 844)
-    time.sleep(0.3)
-    overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
-    # The innermost element that sticks out, to name in the failure.
-    culprit = page.js("""
-        let found = '';
-        for (const e of document.querySelectorAll('body *')) {
-          const r = e.getBoundingClientRect();
-          if (r.right > window.innerWidth + 1 && r.width > 0)
-            found = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
-                    (e.className && e.className.baseVal === undefined ? '.' + e.className : '') +
-                    ' (' + Math.round(r.right) + ' px): ' + (e.textContent || '').slice(0, 80);
-        }
-        return found;""")
-    page.driver.set_window_size(1280, 800)
-    if overflow > 1:
-        fail("the page is %d px wider than a phone's screen: %s" % (overflow, culprit))
+    set_viewport(page.driver, 390, 844)
+    check_layout(page, "a phone's screen (390x844)")
+    set_viewport(page.driver, 1280, 720)
 
 
 def main():
@@ -337,11 +543,17 @@ def main():
         driver.get(url)
         page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
         check_phone_width(page)
+        for width, height in SIZES:
+            set_viewport(driver, width, height)
+            check_layout(page, "the new-game form at %dx%d" % (width, height))
+        set_viewport(driver, 1280, 720)
+        check_god_rule(page)
         state = play_duel(page, args.out)
         check_phone_width(page)
         saved = save_and_reload(page, downloads, state)
         replay_save(page, saved)
-        watch_pig(page)
+        check_no_game_lost(page)
+        watch_duel_to_the_turn_limit(page)
         play_danelaw_move(page, args.out)
         play_danelaw_on_uploaded_map(page, downloads)
         check_phone_width(page)

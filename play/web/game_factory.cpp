@@ -221,6 +221,15 @@ std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
     for (rapidjson::SizeType i = 0; i < 2; ++i)
       config.sides[i] = checked_side(it->value[i].GetString(), options);
   }
+  const std::string god_prompt = string_field(request, "god_prompt").value_or(options.god_prompt);
+  if (god_prompt != "bad-rolls" && god_prompt != "every")
+    throw bad_request("'god_prompt' must be bad-rolls or every");
+  config.dice_questions = god_prompt == "every" ? play::DiceQuestions::kAfterEveryRoll
+                                                : play::DiceQuestions::kAfterBadRolls;
+  if (const auto it = request.FindMember("win_strip"); it != request.MemberEnd()) {
+    if (!it->value.IsBool()) throw bad_request("'win_strip' must be true or false");
+    config.win_strip = it->value.GetBool() && !options.replay;
+  }
   if (const auto delay = integer_field(request, "delay_ms")) {
     if (*delay < 0 || *delay > 60000) throw bad_request("'delay_ms' must be from 0 to 60000");
     config.ai_delay_ms = static_cast<int>(*delay);
@@ -303,7 +312,8 @@ void write_game_info(JsonWriter& out, const G& game) {
 
 }  // namespace
 
-std::string info_json(bool has_solution, const std::map<std::string, std::string>& named_agents) {
+std::string info_json(bool has_solution, const std::map<std::string, std::string>& named_agents,
+                      const std::string& god_prompt, std::chrono::seconds idle_timeout) {
   rapidjson::StringBuffer buffer;
   JsonWriter out(buffer);
   out.StartObject();
@@ -319,6 +329,10 @@ std::string info_json(bool has_solution, const std::map<std::string, std::string
   out.EndArray();
   write_key(out, "duel_solution");
   out.Bool(has_solution);
+  write_key(out, "god_prompt");
+  write_string(out, god_prompt);
+  write_key(out, "idle_minutes");
+  out.Int64(idle_timeout.count() / 60);
   write_key(out, "named_agents");
   out.StartArray();
   for (const auto& [name, spec] : named_agents) {

@@ -45,7 +45,7 @@ bool is_wildcard(const std::string& host) {
 }  // namespace
 
 struct WebServer::Impl {
-  enum class JobKind { kAi, kHint };
+  enum class JobKind { kAi, kHint, kEval };
   struct Job {
     std::weak_ptr<WebSession> session;
     JobKind kind;
@@ -62,7 +62,8 @@ struct WebServer::Impl {
   std::mutex jobs_mutex;
   std::condition_variable jobs_changed;
   std::multimap<Clock::time_point, Job> jobs;
-  std::set<const WebSession*> ai_queued;  // sessions with an agent move waiting in `jobs`
+  std::set<const WebSession*> ai_queued;    // sessions with an agent move waiting in `jobs`
+  std::set<const WebSession*> eval_queued;  // sessions with an evaluation waiting in `jobs`
   bool stopping = false;
   std::atomic<bool> serving{false};  // run() is in (or about to enter) httplib's listen loop
   std::vector<std::thread> workers;
@@ -113,12 +114,14 @@ struct WebServer::Impl {
     std::lock_guard lock(jobs_mutex);
     if (stopping) return;
     if (kind == JobKind::kAi && !ai_queued.insert(session.get()).second) return;
+    if (kind == JobKind::kEval && !eval_queued.insert(session.get()).second) return;
     jobs.emplace(Clock::now() + std::chrono::milliseconds(delay_ms), Job{session, kind});
     jobs_changed.notify_all();  // all: the janitor waits on it too
   }
 
   void schedule_ai_if_due(const std::shared_ptr<WebSession>& session) {
     if (session->ai_due()) schedule(session, JobKind::kAi, session->ai_delay_ms());
+    if (session->eval_due()) schedule(session, JobKind::kEval);
   }
 
   void work() {
@@ -139,15 +142,21 @@ struct WebServer::Impl {
         jobs.erase(jobs.begin());
         if (const auto session = job.session.lock(); session && job.kind == JobKind::kAi)
           ai_queued.erase(session.get());
+        if (const auto session = job.session.lock(); session && job.kind == JobKind::kEval)
+          eval_queued.erase(session.get());
       }
       const std::shared_ptr<WebSession> session = job.session.lock();
       if (!session) continue;
       try {
         if (job.kind == JobKind::kHint) {
           session->run_hint();
+        } else if (job.kind == JobKind::kEval) {
+          session->run_eval();
         } else if (session->run_ai_step()) {
           schedule(session, JobKind::kAi, session->ai_delay_ms());
         }
+        // The position may have moved on while the job ran: evaluate the new one.
+        if (session->eval_due()) schedule(session, JobKind::kEval);
       } catch (const std::exception& e) {
         std::fprintf(stderr, "sling serve: a game's worker failed: %s\n", e.what());
       }
@@ -276,7 +285,8 @@ struct WebServer::Impl {
                serve_asset(response, request.matches[1].str());
              }));
     http.Get("/api/info", guarded(false, [this](const httplib::Request&, httplib::Response& r) {
-               respond_json(r, info_json(!options.solution_file.empty(), options.named_agents));
+               respond_json(r, info_json(!options.solution_file.empty(), options.named_agents,
+                                options.god_prompt, options.idle_timeout));
              }));
     http.Post("/api/games",
               guarded(true, [this](const httplib::Request& request, httplib::Response& response) {
@@ -327,9 +337,11 @@ struct WebServer::Impl {
     http.Get(game + "/record",
              guarded(false, [this](const httplib::Request& request, httplib::Response& response) {
                const std::string id = request.matches[1].str();
-               const std::string record = find(id)->record_json();
+               const std::shared_ptr<WebSession> session = find(id);
+               const std::string record = session->record_json();
+               // Named after the game, as the page's own link names it.
                response.set_header("Content-Disposition",
-                                   "attachment; filename=\"sling-game.json\"");
+                                   "attachment; filename=\"" + session->save_name() + "\"");
                respond_json(response, record);
              }));
     auto post_game = [&](const std::string& path, auto body_handler) {
@@ -370,6 +382,7 @@ struct WebServer::Impl {
     o.ai_seconds = options.ai_seconds;
     o.replay = replay;
     o.named_agents = options.named_agents;
+    o.god_prompt = options.god_prompt;
     return o;
   }
 

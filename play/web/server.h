@@ -37,6 +37,9 @@ struct ServerOptions {
   // program (external:cmd=...) or an agent that reads a file reaches the page, which can never
   // name a command or a file itself.
   std::map<std::string, std::string> named_agents;
+  // The duel's God prompt for a person playing David, as `sling play --god-prompt`: "bad-rolls"
+  // (only after a roll that went against him) or "every"; a new game may ask for either.
+  std::string god_prompt = "bad-rolls";
 };
 
 class WebServer {

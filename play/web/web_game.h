@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,8 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "engine/core/errors.h"
+#include "engine/core/game_limit.h"
 #include "engine/core/record.h"
 #include "experiments/play_game.h"
 #include "play/game_views.h"
@@ -35,6 +38,10 @@ struct WebGameConfig {
   double ai_seconds = 10;     // time budget of a searching agent's move (0 = none)
   int ai_delay_ms = 0;        // a pause before each agent decision (watching AI against AI)
   bool replay = false;        // a record to step through: nothing can be played
+  // The duel's God prompt, by the terminal's rule (`--god-prompt`): after every roll, or only
+  // after one that went against David (the others are accepted for him).
+  play::DiceQuestions dice_questions = play::DiceQuestions::kAfterBadRolls;
+  bool win_strip = false;  // the strong agent's estimate after every decision (the page's strip)
 };
 
 // `spec` with a time budget when it names a search that takes one and has none set, so that an
@@ -57,16 +64,21 @@ class WebGame final : public WebSession {
   using View = play::GameView<G>;
 
   WebGame(G game, WebGameConfig config, const GameRecord* record = nullptr)
-      : game_(std::move(game)), config_(std::move(config)), state_(game_.initial_state()) {
+      : rules_game_(std::move(game)),
+        turn_limit_(turn_limit_for(config, record)),
+        limited_(rules_game_, turn_limit_),
+        game_(limited_.game()),
+        config_(std::move(config)),
+        state_(game_.initial_state()) {
     seed_ = config_.seed;
     if (!config_.replay) {
       for (std::size_t side = 0; side < 2; ++side) {
         if (play::is_human(config_.sides[side])) continue;
         const std::string spec = with_time_budget(
-            play::resolve_preset(game_, config_.sides[side], config_.solution_file),
+            play::resolve_preset(rules_game_, config_.sides[side], config_.solution_file),
             config_.ai_seconds);
         try {
-          agents_[side] = play::make_play_agent(game_, spec, config_.solution_file);
+          agents_[side] = play::make_play_agent(rules_game_, spec, config_.solution_file);
         } catch (const std::exception& e) {
           throw bad_request(display(side) + ": " + e.what());
         }
@@ -74,7 +86,7 @@ class WebGame final : public WebSession {
     }
     if (record) {
       try {
-        state_ = replay(game_, *record);
+        state_ = replay(rules_game_, *record);
       } catch (const std::exception& e) {
         throw bad_request(e.what());
       }
@@ -126,6 +138,14 @@ class WebGame final : public WebSession {
     out.Bool(over);
     write_key(out, "result");
     write_string(out, over ? View::result(game_, s) : "");
+    write_key(out, "end_reason");
+    if constexpr (HasEndReason<G>) {
+      write_string(out, over ? std::string(game_.end_reason(s)) : "");
+    } else {
+      write_string(out, "");
+    }
+    write_key(out, "turn_limit");
+    out.Int(turn_limit_);
     const Player player = over ? kChancePlayer : game_.current_player(s);
     write_key(out, "to_move");
     out.Int(over ? -1 : player);
@@ -163,6 +183,7 @@ class WebGame final : public WebSession {
     write_board(out, game_, s);
     write_log(out);
     write_analysis(out, current);
+    write_eval(out, current && !over && player >= 0 && is_god_prompt(game_, s));
     out.EndObject();
     return std::string(buffer.GetString(), buffer.GetSize());
   }
@@ -221,6 +242,8 @@ class WebGame final : public WebSession {
     if (!target) throw conflict("there is no decision of yours to undo");
     history_.resize(*target);
     state_ = position_at(history_.size());
+    strip_.erase(strip_.upper_bound(history_.size()), strip_.end());
+    evaluation_.reset();
     ai_error_.clear();
     analysis_ = {};
     resync_agents();
@@ -238,7 +261,8 @@ class WebGame final : public WebSession {
 
   std::string record_json() override {
     std::lock_guard lock(mutex_);
-    GameRecord record{std::string(game_.info().name), game_.rules_json(), seed_, history_};
+    GameRecord record{std::string(game_.info().name), rules_game_.rules_json(), seed_, history_};
+    record.turn_limit = turn_limit_;
     // Who plays each side, as a terminal save records it, so that `sling play --load` brings
     // back the same opponent.
     if (!config_.replay) record.agents = {config_.sides[0], config_.sides[1]};
@@ -297,7 +321,7 @@ class WebGame final : public WebSession {
     HintResult result;
     result.ply = ply;
     try {
-      std::string spec = play::default_hint_spec(game_, config_.solution_file);
+      std::string spec = play::default_hint_spec(rules_game_, config_.solution_file);
       Analysis analysis;
       if (spec.empty()) {
         const play::PlayoutOptions options;
@@ -305,7 +329,7 @@ class WebGame final : public WebSession {
         result.source = std::to_string(options.playouts) + " rule-of-thumb playouts per action";
       } else {
         spec = with_time_budget(spec, config_.ai_seconds);
-        if (!hinter_) hinter_ = play::make_play_agent(game_, spec, config_.solution_file);
+        if (!hinter_) hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
         hinter_->new_game(hash_combine(seed_, ply));
         const Action best = hinter_->act(state);
         analysis = hinter_->last_analysis();
@@ -328,6 +352,58 @@ class WebGame final : public WebSession {
 
   int ai_delay_ms() const override { return config_.ai_delay_ms; }
 
+  bool eval_due() override {
+    std::lock_guard lock(mutex_);
+    return eval_due_locked();
+  }
+
+  // The strong agent's analysis of the current position (its own agent, not a player's): the win
+  // chance of the first side for the strip and, at God's question, each answer's win chance for
+  // David (accepting, and the expected value of each re-roll).
+  void run_eval() override {
+    State state;
+    std::size_t ply = 0;
+    {
+      std::lock_guard lock(mutex_);
+      if (!eval_due_locked()) return;
+      eval_running_ = true;
+      state = state_;
+      ply = history_.size();
+    }
+    Evaluation result;
+    result.ply = ply;
+    try {
+      if (!evaluator_) {
+        const std::string spec = with_time_budget(
+            play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
+        evaluator_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
+      }
+      evaluator_->new_game(hash_combine(seed_, ply));
+      evaluator_->act(state);
+      const Analysis analysis = evaluator_->last_analysis();
+      if (analysis.actions.empty()) throw SlingError("the strong agent gives no estimate here");
+      const double win = (analysis.value + 1) / 2;
+      result.first_side_win = game_.current_player(state) == 0 ? win : 1 - win;
+      result.exact = analysis.exact;
+      for (const ActionStat& stat : analysis.actions) {
+        result.choices.push_back(
+            {stat.action, View::option_label(game_, state, stat.action), (stat.value + 1) / 2, 0});
+      }
+    } catch (const std::exception& e) {
+      result.error = e.what();
+    }
+    std::lock_guard lock(mutex_);
+    eval_running_ = false;
+    if (result.error.empty()) strip_[ply] = result.first_side_win;
+    evaluation_ = std::move(result);
+  }
+
+  std::string save_name() override {
+    std::lock_guard lock(mutex_);
+    return "sling-" + std::string(game_.info().name) + "-seed" + std::to_string(seed_) + "-ply" +
+           std::to_string(history_.size()) + ".json";
+  }
+
  private:
   struct Choice {
     Action action;
@@ -343,6 +419,13 @@ class WebGame final : public WebSession {
     double win = 0;
     std::vector<Choice> alternatives;
   };
+  struct Evaluation {  // the strong agent's view of one position (run_eval)
+    std::size_t ply = 0;
+    std::string error;
+    bool exact = false;
+    double first_side_win = 0;
+    std::vector<Choice> choices;
+  };
   struct HintResult {
     std::size_t ply = 0;
     std::string source, error;
@@ -351,8 +434,59 @@ class WebGame final : public WebSession {
     std::vector<Choice> actions;
   };
 
+  // Games between agents end (engine/core/game_limit.h): a game without a person is played to the
+  // limit of games between agents; a save or a replay keeps the limit it was played to.
+  static int turn_limit_for(const WebGameConfig& config, const GameRecord* record) {
+    if (record && record->turn_limit > 0) return recorded_turn_limit<G>(record->turn_limit);
+    const bool person = play::is_human(config.sides[0]) || play::is_human(config.sides[1]);
+    return config.replay || person ? 0 : recorded_turn_limit<G>(kDefaultAgentTurnLimit);
+  }
+
   std::string display(std::size_t side) const {
     return play::display_name(game_.info().sides[side]);
+  }
+
+  // An evaluation is wanted where a person faces God's question (its stakes) and, with the strip
+  // on, at every decision; one per position.
+  bool eval_due_locked() const {
+    if (config_.replay || eval_running_ || game_.is_terminal(state_)) return false;
+    const Player p = game_.current_player(state_);
+    if (p < 0 || (evaluation_ && evaluation_->ply == history_.size())) return false;
+    const bool stakes = !agents_[static_cast<std::size_t>(p)] && is_god_prompt(game_, state_);
+    return stakes || config_.win_strip;
+  }
+
+  void write_eval(JsonWriter& out, bool god_prompt) const {
+    write_key(out, "eval_pending");
+    out.Bool(!config_.replay && (eval_running_ || eval_due_locked()));
+    write_key(out, "stakes");
+    const bool fresh = evaluation_ && evaluation_->ply == history_.size();
+    if (!god_prompt || !fresh) {
+      out.Null();
+    } else {
+      out.StartObject();
+      write_key(out, "error");
+      write_string(out, evaluation_->error);
+      write_key(out, "exact");
+      out.Bool(evaluation_->exact);
+      write_key(out, "choices");
+      write_choices(out, evaluation_->choices);
+      out.EndObject();
+    }
+    write_key(out, "strip");
+    if (!config_.win_strip) {
+      out.Null();
+      return;
+    }
+    out.StartArray();
+    for (const auto& [ply, win] : strip_) {
+      if (ply > history_.size()) continue;  // an undo went back past it
+      out.StartArray();
+      out.Uint64(ply);
+      out.Double(std::round(win * 1000) / 1000);
+      out.EndArray();
+    }
+    out.EndArray();
   }
 
   bool ai_due_locked() const {
@@ -387,11 +521,30 @@ class WebGame final : public WebSession {
 
   void apply(Action action) { play::apply_at_table(game_, state_, history_, agents_, action); }
 
-  // Throws every die due now: the die of ply n from stream n of the seed, as in the terminal.
+  // Throws every die due now: the die of ply n from stream n of the seed, as in the terminal, and
+  // answers the questions after a die that a person is not asked (the duel's God prompt after a
+  // roll that went David's way), as the terminal session does.
   void roll_dice() {
-    while (!game_.is_terminal(state_) && game_.current_player(state_) == kChancePlayer) {
-      Rng rng = Rng(seed_, 0).derive(history_.size());
-      apply(sample_chance(game_, state_, rng));
+    while (!game_.is_terminal(state_)) {
+      const Player p = game_.current_player(state_);
+      if (p == kChancePlayer) {
+        Rng rng = Rng(seed_, 0).derive(history_.size());
+        apply(sample_chance(game_, state_, rng));
+      } else if (const auto answer = unasked_answer(state_);
+                 answer && !agents_[static_cast<std::size_t>(p)]) {
+        apply(*answer);
+      } else {
+        return;
+      }
+    }
+  }
+
+  // The answer for a person to a question they chose not to be asked (play/game_view.h).
+  std::optional<Action> unasked_answer(const State& s) const {
+    if constexpr (requires { View::unasked_answer(game_, s, config_.dice_questions); }) {
+      return View::unasked_answer(game_, s, config_.dice_questions);
+    } else {
+      return std::nullopt;
     }
   }
 
@@ -415,7 +568,7 @@ class WebGame final : public WebSession {
     State s = game_.initial_state();
     for (std::size_t ply = 0; ply < history_.size(); ++ply) {
       const Player p = game_.current_player(s);
-      if (p >= 0 && !agents_[static_cast<std::size_t>(p)])
+      if (p >= 0 && !agents_[static_cast<std::size_t>(p)] && !unasked_answer(s))
         (View::is_follow_up(game_, s) ? follow_up : target) = ply;
       apply_any(game_, s, history_[ply]);
     }
@@ -444,9 +597,16 @@ class WebGame final : public WebSession {
     out.StartArray();
     State s = game_.initial_state();
     const play::Style plain;
+    std::array<std::vector<MoveTrail>, 2> trails;  // each side's latest group of moves
     for (std::size_t ply = 0; ply < history_.size(); ++ply) {
       const Player p = game_.current_player(s);
       const Action a = history_[ply];
+      if (auto trail = move_trail(game_, s, a, static_cast<int>(ply));
+          trail && trail->side >= 0 && trail->side < 2) {
+        std::vector<MoveTrail>& group = trails[static_cast<std::size_t>(trail->side)];
+        if (!group.empty() && group.back().group != trail->group) group.clear();
+        group.push_back(std::move(*trail));
+      }
       out.StartObject();
       write_key(out, "ply");
       out.Uint64(ply + 1);
@@ -465,6 +625,24 @@ class WebGame final : public WebSession {
       }
       out.EndObject();
       apply_any(game_, s, a);
+    }
+    out.EndArray();
+    // The latest moves of each side, as trails from where the figure or army stood.
+    write_key(out, "trails");
+    out.StartArray();
+    for (const std::vector<MoveTrail>& group : trails) {
+      out.StartArray();
+      for (const MoveTrail& trail : group) {
+        out.StartArray();
+        for (const auto& [x, y] : trail.points) {
+          out.StartArray();
+          out.Double(std::round(x * 1000) / 1000);
+          out.Double(std::round(y * 1000) / 1000);
+          out.EndArray();
+        }
+        out.EndArray();
+      }
+      out.EndArray();
     }
     out.EndArray();
   }
@@ -533,7 +711,12 @@ class WebGame final : public WebSession {
     out.EndObject();
   }
 
-  const G game_;
+  // The game as its rules define it (the agents play it), and the game stepped here: the same
+  // with the turn limit of games between agents when nobody plays a side (or the save's limit).
+  const G rules_game_;
+  const int turn_limit_;
+  const TurnLimited<G> limited_;
+  const G& game_;
   const WebGameConfig config_;
   std::mutex mutex_;
   std::uint64_t seed_ = 1;
@@ -546,6 +729,10 @@ class WebGame final : public WebSession {
   bool hint_running_ = false;
   std::optional<HintResult> hint_;
   AgentPtr<G> hinter_;
+  bool eval_running_ = false;
+  std::optional<Evaluation> evaluation_;
+  std::map<std::size_t, double> strip_;  // ply -> the first side's win chance, by the strong agent
+  AgentPtr<G> evaluator_;                // used by run_eval alone (eval_running_)
 };
 
 }  // namespace sling::web

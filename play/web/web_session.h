@@ -40,6 +40,13 @@ class WebSession {
   virtual void run_hint() = 0;
   // Milliseconds to wait before each agent decision (a watched game's speed).
   virtual int ai_delay_ms() const = 0;
+  // The strong agent's view of the current position, on a worker: the stakes of God's question
+  // (accepting against re-rolling) and the win-probability strip.  eval_due: one is wanted for the
+  // position and has not been made (nor is being made); run_eval makes it.
+  virtual bool eval_due() = 0;
+  virtual void run_eval() = 0;
+  // The file name a save of this game goes by: the game, its seed and its length.
+  virtual std::string save_name() = 0;
 
   void touch() { last_seen_ = Clock::now().time_since_epoch().count(); }
   Clock::time_point last_seen() const {

@@ -148,6 +148,22 @@ std::optional<PointChoice> nearest_destination(const DuelGame& game, const DuelS
 
 void write_action_fields(JsonWriter&, const DuelGame&, const DuelState&, Action) {}
 
+std::optional<MoveTrail> move_trail(const DuelGame& game, const DuelState& before, Action a,
+                                    int ply) {
+  if (before.phase != duel::Phase::kDestination || !duel::act::is_destination(a))
+    return std::nullopt;
+  const auto mover = static_cast<duel::Side>(before.actor);
+  const bool david = mover == duel::kDavid;
+  MoveTrail trail;
+  trail.side = before.actor;
+  trail.group = ply;
+  trail.points.emplace_back(cm(game.centre_x(mover, david ? before.david_x : before.goliath_x)),
+                            cm(game.centre_y(mover, david ? before.david_y : before.goliath_y)));
+  trail.points.emplace_back(cm(game.centre_x(mover, duel::act::destination_x(a))),
+                            cm(game.centre_y(mover, duel::act::destination_y(a))));
+  return trail;
+}
+
 std::vector<int> dice_faces(const DuelGame&, const DuelState&, Action outcome) {
   // A single die is its face; two dice are first + 8 * second.
   if (outcome < 8) return {static_cast<int>(outcome)};
@@ -278,6 +294,30 @@ void write_action_fields(JsonWriter& out, const DanelawGame& game, const danelaw
       if (r.hex == hex) write_int(out, "cost", r.cost);
     }
   }
+}
+
+std::optional<MoveTrail> move_trail(const DanelawGame& game, const danelaw::State& before,
+                                    Action a, int) {
+  if (danelaw::action_kind(a) != ActionKind::kMoveTo || before.selected == danelaw::kNoHex ||
+      before.selected >= game.map().size())
+    return std::nullopt;
+  const int to = danelaw::action_payload(a);
+  if (to >= game.map().size()) return std::nullopt;
+  const auto side = static_cast<danelaw::Side>(before.side);
+  // The cheapest path around the enemy's armies, as the move's cost was reckoned.
+  danelaw::HexSet occupied, enemy;
+  game.occupancy(before, side, occupied, enemy);
+  danelaw::PathResult path = game.movement().path(side, before.selected, to, enemy);
+  if (path.hexes.empty()) path.hexes = {before.selected, to};
+  const HexFrame frame(game.map());
+  MoveTrail trail;
+  trail.side = before.side;
+  trail.group = before.turn * 2 + before.side;
+  for (int hex : path.hexes) {
+    const danelaw::HexInfo& h = game.map().hex(hex);
+    trail.points.emplace_back(frame.x(h), frame.y(h));
+  }
+  return trail;
 }
 
 std::vector<int> dice_faces(const DanelawGame&, const danelaw::State&, Action outcome) {

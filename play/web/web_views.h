@@ -5,6 +5,7 @@
 // nearest a clicked point.
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
@@ -33,6 +34,32 @@ inline bool picks_points(const duel::DuelGame&, const duel::DuelState& s) {
 template <class G, class S>
 bool picks_points(const G&, const S&) {
   return false;
+}
+
+// God's question to David (the duel): the position whose stakes the page shows.
+inline bool is_god_prompt(const duel::DuelGame&, const duel::DuelState& s) {
+  return s.phase == duel::Phase::kGod;
+}
+template <class G, class S>
+bool is_god_prompt(const G&, const S&) {
+  return false;
+}
+
+// A figure's or an army's move, for the page to draw as a trail: the points it passed, from where
+// it stood to where it went (the duel's board in centimetres, danelaw's map in the coordinates of
+// its SVG, along the army's cheapest path).  Moves of one `group` belong together: the page shows
+// a side's latest group (the duel: one move; danelaw: the moves of the side's latest half-turn).
+struct MoveTrail {
+  int side = -1;
+  int group = 0;
+  std::vector<std::pair<double, double>> points;
+};
+std::optional<MoveTrail> move_trail(const duel::DuelGame& game, const duel::DuelState& before,
+                                    Action a, int ply);
+std::optional<MoveTrail> move_trail(const danelaw::DanelawGame& game, const danelaw::State& before,
+                                    Action a, int ply);
+inline std::optional<MoveTrail> move_trail(const pig::PigGame&, const pig::PigState&, Action, int) {
+  return std::nullopt;
 }
 
 // The faces of the dice of a chance outcome thrown at `before`.

@@ -1,0 +1,405 @@
+// The three boards: the duel to scale with a centimetre scale, each side's last move as a trail
+// and the moving figure animated; danelaw's map, zoomed and panned, with the armies' paths; Pig's
+// scores and die, large.
+'use strict';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function el(name, attributes, parent) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const key in attributes) node.setAttribute(key, attributes[key]);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function text(parent, x, y, content, attributes) {
+  const node = el('text', Object.assign({ x: x, y: y }, attributes || {}), parent);
+  node.textContent = content;
+  return node;
+}
+
+// ---- animation: brief, skippable (any key or click, or the Animate box) ------------------------
+
+const ANIMATION_MS = 450;
+let motions = {};      // figure id -> {from, to, start}: survives a redraw of the board
+let lastFigures = null;  // {key, ply, figures: {id: [x, y]}} of the board drawn last
+
+function animationsOn() {
+  return $('animate').checked && !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+function skipAnimations() {
+  motions = {};
+  for (const node of document.querySelectorAll('[data-moving]')) {
+    node.removeAttribute('transform');
+    node.removeAttribute('data-moving');
+  }
+  for (const die of document.querySelectorAll('.die.rolling')) die.classList.remove('rolling');
+  window.slingAnimating = false;
+}
+
+function resetBoardViews() {
+  motions = {};
+  lastFigures = null;
+  mapView = null;
+}
+
+// Starts moving the figures whose place changed since the last board (a move forwards), and
+// places every moving figure where its motion has got to.
+function animateFigures(key, ply, figures) {
+  const previous = lastFigures && lastFigures.key === key ? lastFigures : null;
+  lastFigures = { key: key, ply: ply, figures: figures };
+  if (previous && ply > previous.ply && animationsOn()) {
+    for (const id in figures) {
+      const [x0, y0] = previous.figures[id] || figures[id], [x1, y1] = figures[id];
+      if (x0 !== x1 || y0 !== y1) motions[id] = { from: [x0, y0], to: [x1, y1], start: performance.now() };
+    }
+  }
+  stepMotions();
+}
+
+function stepMotions() {
+  const now = performance.now();
+  let running = false;
+  for (const id in motions) {
+    const m = motions[id];
+    const node = document.getElementById(id);
+    const t = Math.min(1, (now - m.start) / ANIMATION_MS);
+    if (!node || t >= 1) {
+      delete motions[id];
+      if (node) { node.removeAttribute('transform'); node.removeAttribute('data-moving'); }
+      continue;
+    }
+    const ease = 1 - (1 - t) * (1 - t);
+    node.setAttribute('transform', 'translate(' + (m.from[0] - m.to[0]) * (1 - ease) + ' ' + (m.from[1] - m.to[1]) * (1 - ease) + ')');
+    node.setAttribute('data-moving', '1');
+    running = true;
+  }
+  window.slingAnimating = running;
+  if (running) requestAnimationFrame(stepMotions);
+}
+
+// ---- the duel ---------------------------------------------------------------------------------
+
+// The duel: the board to scale (1 unit = 1 cm), David's base line at the bottom, a centimetre
+// scale on the left and at the bottom.
+function drawDuel(container, s) {
+  const b = s.board;
+  const size = b.board_cm;
+  const svg = el('svg', { viewBox: '-2.6 -0.6 ' + (size + 3.2) + ' ' + (size + 3.3), id: 'duel-board' }, container);
+  const Y = (y) => size - y;
+  el('rect', { x: 0, y: 0, width: size, height: size, fill: '#efe3c2', stroke: '#6b5a3a', 'stroke-width': 0.1 }, svg);
+  for (let v = 5; v < size; v += 5) {
+    el('line', { x1: v, y1: 0, x2: v, y2: size, stroke: '#d9caa0', 'stroke-width': 0.05 }, svg);
+    el('line', { x1: 0, y1: v, x2: size, y2: v, stroke: '#d9caa0', 'stroke-width': 0.05 }, svg);
+  }
+  // The scale: a tick every centimetre, a number every five.
+  const scale = el('g', { id: 'duel-scale', fill: '#4a3d26', stroke: '#6b5a3a', 'stroke-width': 0.06 }, svg);
+  for (let v = 0; v <= size; ++v) {
+    const long = v % 5 === 0 ? 0.55 : 0.25;
+    el('line', { x1: v, y1: size, x2: v, y2: size + long }, scale);
+    el('line', { x1: 0, y1: Y(v), x2: -long, y2: Y(v) }, scale);
+    if (v % 5 === 0) {
+      text(scale, v, size + 1.55, v, { 'font-size': 0.9, 'text-anchor': 'middle', stroke: 'none' });
+      text(scale, -0.75, Y(v) + 0.3, v, { 'font-size': 0.9, 'text-anchor': 'end', stroke: 'none' });
+    }
+  }
+  text(scale, size, size + 2.5, 'cm', { 'font-size': 0.8, 'text-anchor': 'end', stroke: 'none' });
+  const clip = el('clipPath', { id: 'board-clip' }, el('defs', {}, svg));
+  el('rect', { x: 0, y: 0, width: size, height: size }, clip);
+  const rings = el('g', { 'clip-path': 'url(#board-clip)' }, svg);
+  for (const ring of b.rings) {
+    el('circle', { cx: b.goliath.x, cy: Y(b.goliath.y), r: ring.r, fill: 'none', stroke: '#8c6d3f',
+                   'stroke-width': 0.08, 'stroke-dasharray': '0.4 0.3' }, rings);
+  }
+  // The reachable area after the movement roll: every legal destination's lattice cell.
+  if (b.reach.length) {
+    const cell = b.pitch_cm;
+    const reach = el('g', { fill: b.actor === 0 ? '#3a7d44' : '#9c2f2f', 'fill-opacity': 0.28 }, svg);
+    for (const [x, y] of b.reach) el('rect', { x: x - cell / 2, y: Y(y) - cell / 2, width: cell, height: cell }, reach);
+  }
+  // Each side's last move: a trail from where the figure stood, and its old place outlined.
+  const colours = ['#2f6690', '#7a4b2a'];
+  (s.trails || []).forEach((group, side) => {
+    for (const trail of group) {
+      const [from, to] = [trail[0], trail[trail.length - 1]];
+      const r = side === 0 ? b.david.r : b.goliath.r;
+      const g = el('g', { class: 'trail', 'data-side': side }, svg);
+      el('circle', { cx: from[0], cy: Y(from[1]), r: r, fill: 'none', stroke: colours[side], 'stroke-width': 0.1,
+                     'stroke-dasharray': '0.25 0.2', opacity: 0.8 }, g);
+      el('line', { x1: from[0], y1: Y(from[1]), x2: to[0], y2: Y(to[1]), stroke: colours[side], 'stroke-width': 0.25,
+                   'stroke-linecap': 'round', opacity: 0.55 }, g);
+    }
+  });
+  for (const ring of b.rings) ringLabel(svg, b, ring, size);
+  const figure = (id, f, fill, label) => {
+    const g = el('g', { id: id }, svg);
+    el('circle', { cx: f.x, cy: Y(f.y), r: f.r, fill: fill, stroke: '#222', 'stroke-width': 0.1 }, g);
+    text(g, f.x, Y(f.y) + 0.35, label, { 'font-size': 1, 'text-anchor': 'middle', fill: 'white', 'font-weight': 'bold' });
+  };
+  figure('goliath-figure', b.goliath, '#7a4b2a', 'G');
+  figure('david-figure', b.david, '#2f6690', 'D');
+  animateFigures(s.id + ':duel', s.ply, { 'david-figure': [b.david.x, Y(b.david.y)], 'goliath-figure': [b.goliath.x, Y(b.goliath.y)] });
+  if (pendingPoint && s.point_input) {
+    const mover = b.actor === 0 ? b.david : b.goliath;
+    el('line', { x1: mover.x, y1: Y(mover.y), x2: pendingPoint.x, y2: Y(pendingPoint.y), stroke: '#111', 'stroke-width': 0.08 }, svg);
+    el('circle', { cx: pendingPoint.x, cy: Y(pendingPoint.y), r: mover.r, fill: 'none', stroke: '#111',
+                   'stroke-width': 0.12, 'stroke-dasharray': '0.3 0.2', id: 'ghost' }, svg);
+  }
+  if (s.point_input) {
+    svg.style.cursor = 'crosshair';
+    svg.addEventListener('click', (event) => {
+      const p = svgPoint(svg, event.clientX, event.clientY);
+      run(() => clickPoint(p.x, size - p.y));
+    });
+  }
+  $('board-caption').textContent = 'Gap ' + b.gap_cm.toFixed(1) + ' cm' + (b.contact ? ' (in contact)' : '') +
+      '. David hits on a d6 \u2264 ' + b.shooting.david + ', Goliath\u2019s javelin on \u2264 ' + b.shooting.goliath +
+      '. ' + (b.stone ? 'David has a stone. ' : 'David has no stone. ') +
+      (b.shield ? 'Goliath has his shield' : 'Goliath fights two-handed') +
+      (b.javelin ? ' and his javelin. ' : '. ') + (b.dazed ? 'Goliath is dazed. ' : '') +
+      (b.god_available ? 'God is unused.' : 'God has been invoked.');
+}
+
+// A ring's label where it can be read: on the ring, inside the board, as far from both figures
+// as the ring allows (never under David's base, never off the board).
+function ringLabel(svg, b, ring, size) {
+  const label = ring.cm + ' cm: David ' + ring.david + ', Goliath ' + ring.goliath;
+  const half = label.length * 0.19;  // half the label's width at font size 0.7
+  let best = null;
+  for (let degrees = 0; degrees < 360; degrees += 5) {
+    const a = degrees * Math.PI / 180;
+    const x = b.goliath.x + ring.r * Math.cos(a), y = b.goliath.y + ring.r * Math.sin(a);
+    if (x - half < 0.3 || x + half > size - 0.3 || y < 0.8 || y > size - 0.8) continue;
+    const clearance = Math.min(Math.hypot(x - b.david.x, y - b.david.y) - b.david.r - half,
+                               Math.hypot(x - b.goliath.x, y - b.goliath.y) - b.goliath.r);
+    const score = clearance - Math.abs(Math.sin(a)) * 0.5;  // prefer the ring's sides, where text lies flat along it
+    if (!best || score > best.score) best = { x: x, y: y, score: score };
+  }
+  if (!best) return;
+  text(svg, best.x, size - best.y + 0.25, label, { 'font-size': 0.7, 'text-anchor': 'middle', fill: '#4a3d26',
+       stroke: '#efe3c2', 'stroke-width': 0.25, 'paint-order': 'stroke', class: 'ring-label' });
+}
+
+function svgPoint(svg, clientX, clientY) {
+  const point = svg.createSVGPoint();
+  point.x = clientX;
+  point.y = clientY;
+  return point.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// For tests: the page coordinates of a duel board point (cm).
+window.slingDuelClientPoint = function (x, y) {
+  const svg = $('duel-board');
+  const point = svg.createSVGPoint();
+  point.x = x;
+  point.y = game.board.board_cm - y;
+  const p = point.matrixTransform(svg.getScreenCTM());
+  return [p.x, p.y];
+};
+
+// ---- danelaw ------------------------------------------------------------------------------
+
+const HEX_COLOURS = { army: '#f4d03f', move: '#27ae60', attack: '#c0392b', roll: '#e67e22',
+                      rout: '#8e44ad', place: '#2980b9' };
+let mapView = null;  // the map's zoom and pan: a viewBox [x, y, w, h], kept from board to board
+
+// Danelaw: the server's map SVG, with the hexes of the current choice and the armies' last moves
+// laid over it; the wheel or the buttons zoom, dragging pans, and the towns' names keep a legible
+// size on screen.
+function drawDanelaw(container, s) {
+  const b = s.board;
+  const holder = document.createElement('div');
+  holder.id = 'map-holder';
+  holder.innerHTML = b.svg;
+  container.appendChild(holder);
+  const svg = holder.querySelector('svg');
+  const full = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
+  const fit = [full[0], full[1], full[2], mapHeight(svg, full)];
+  const legend = svg.querySelector('.legend');
+  if (legend) legend.remove();
+  // The map lies on the sea: the box around it is sea too, not white.
+  const background = svg.querySelector('rect[width="100%"]');
+  if (background) background.remove();
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+  svg.id = 'danelaw-map';
+  if (!mapView) mapView = fit.slice();
+  svg.setAttribute('viewBox', mapView.join(' '));
+  const overlay = el('g', { id: 'choices' }, svg);
+  const sideColours = ['#b03020', '#2a4f9a'];
+  (s.trails || []).forEach((group, side) => {
+    for (const trail of group) {
+      const g = el('g', { class: 'trail', 'data-side': side }, overlay);
+      el('polyline', { points: trail.map(([x, y]) => x + ',' + y).join(' '), fill: 'none', stroke: 'white',
+                       'stroke-width': 7, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', opacity: 0.8 }, g);
+      el('polyline', { points: trail.map(([x, y]) => x + ',' + y).join(' '), fill: 'none', stroke: sideColours[side],
+                       'stroke-width': 3.5, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'stroke-dasharray': '7 4' }, g);
+      el('circle', { cx: trail[0][0], cy: trail[0][1], r: 4, fill: sideColours[side] }, g);
+    }
+  });
+  for (const [key, colour] of [['selected', '#e0a800'], ['target', '#c0392b'], ['rout', '#8e44ad']]) {
+    if (!b[key]) continue;
+    el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: 'white', 'stroke-width': 7 }, overlay);
+    el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: colour, 'stroke-width': 4, class: 'ring-' + key }, overlay);
+  }
+  for (const a of s.actions) {
+    if (a.hex === undefined) continue;
+    const g = el('g', { class: 'hex-choice', 'data-code': a.code, 'data-kind': a.kind, 'data-hex': a.hex }, overlay);
+    const title = el('title', {}, g);
+    title.textContent = a.label + (a.cost !== undefined ? ' (' + a.cost + ' MP)' : '');
+    const small = a.kind === 'place';  // hundreds of sea hexes: small marks
+    el('circle', { cx: a.x, cy: a.y, r: small ? 5 : 9, fill: HEX_COLOURS[a.kind] || '#2980b9',
+                   'fill-opacity': a.kind === 'army' ? 0.25 : 0.55, stroke: HEX_COLOURS[a.kind] || '#2980b9',
+                   'stroke-width': small ? 1.2 : 2 }, g);
+    if (a.cost !== undefined) {
+      text(g, a.x, a.y + 3.5, a.cost, { 'font-size': 10, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
+    }
+    g.addEventListener('click', () => { if (!mapDragged) run(() => act(a.code)); });
+  }
+  const tools = document.createElement('div');
+  tools.className = 'map-tools';
+  for (const [label, id, factor] of [['+', 'map-zoom-in', 0.7], ['\u2212', 'map-zoom-out', 1 / 0.7], ['fit', 'map-fit', 0]]) {
+    const b2 = document.createElement('button');
+    b2.type = 'button';
+    b2.id = id;
+    b2.textContent = label;
+    b2.title = factor ? 'zoom (or the mouse wheel; drag to pan)' : 'the whole map';
+    b2.addEventListener('click', () => {
+      if (factor) zoomMap(svg, fit, factor, mapView[0] + mapView[2] / 2, mapView[1] + mapView[3] / 2);
+      else { mapView = fit.slice(); applyMapView(svg); }
+    });
+    tools.appendChild(b2);
+  }
+  container.appendChild(tools);
+  container.appendChild(mapLegend());
+  wireMapGestures(svg, fit);
+  applyMapView(svg);
+  const side = s.sides[b.side] ? s.sides[b.side].name : '';
+  $('board-caption').textContent = 'Turn ' + b.turn + ' of ' + b.turn_limit + ': ' + side +
+      (b.movement_dice.length ? ', movement roll ' + b.movement_dice.join('+') : '') +
+      ', ' + b.points + ' movement points left. Danes hold ' + b.danish_towns + ' of ' + b.towns +
+      ' towns (' + b.towns_to_win + ' to win). Armies on the map: Danes ' + b.armies[0] +
+      ', English ' + b.armies[1] + '; in reserve: ' + b.pool[0] + ' and ' + b.pool[1] + '.';
+}
+
+// The map's height without the legend the server draws below it (the page shows its own).
+function mapHeight(svg, full) {
+  let bottom = 0;
+  for (const p of svg.querySelectorAll('polygon')) {
+    for (const pair of p.getAttribute('points').trim().split(/\s+/)) bottom = Math.max(bottom, Number(pair.split(',')[1]));
+  }
+  return bottom > 0 ? Math.min(full[3], bottom + 20 - full[1]) : full[3];
+}
+
+function mapLegend() {
+  const legend = document.createElement('div');
+  legend.className = 'map-legend';
+  const items = [['#9cc3e6', 'sea'], ['#efe6b8', 'plain'], ['#b89470', 'hills'], ['#8fc4b0', 'wetland'],
+                 ['#5f9a5a', 'forest'], ['#1f5fbf', 'river (+1 to cross)'], ['#ffffff', 'English town'],
+                 ['#c0392b', 'Danish town'], ['#b03020', 'D Danish army'], ['#2a4f9a', 'E English army'],
+                 ['#8a9bb5', 'M militia']];
+  for (const [colour, label] of items) {
+    const item = document.createElement('span');
+    const swatch = document.createElement('i');
+    swatch.style.background = colour;
+    item.append(swatch, label);
+    legend.appendChild(item);
+  }
+  return legend;
+}
+
+// Town names at least 11 px on screen however far the map is zoomed out; hex labels only when
+// they can be read.
+function applyMapView(svg) {
+  svg.setAttribute('viewBox', mapView.join(' '));
+  const pxPerUnit = mapScale(svg);
+  const townSize = Math.min(22, Math.max(8, 11 / pxPerUnit));
+  for (const t of svg.querySelectorAll('text.town')) t.style.fontSize = townSize + 'px';
+  svg.classList.toggle('zoomed-in', pxPerUnit >= 1.6);
+}
+
+// Screen pixels per map unit (the view is fitted whole into the box: preserveAspectRatio meet).
+function mapScale(svg) {
+  const r = svg.getBoundingClientRect();
+  return Math.max(1e-3, Math.min((r.width || 1) / mapView[2], (r.height || 1) / mapView[3]));
+}
+
+function zoomMap(svg, fit, factor, cx, cy) {
+  const w = Math.min(fit[2] * 1.2, Math.max(fit[2] / 8, mapView[2] * factor));
+  const scale = w / mapView[2];
+  mapView = [cx - (cx - mapView[0]) * scale, cy - (cy - mapView[1]) * scale, w, mapView[3] * scale];
+  applyMapView(svg);
+}
+
+let mapDragged = false;  // a drag that panned the map is no click on a hex
+
+function wireMapGestures(svg, fit) {
+  svg.addEventListener('wheel', (event) => {
+    event.preventDefault();
+    const p = svgPoint(svg, event.clientX, event.clientY);
+    zoomMap(svg, fit, event.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+  }, { passive: false });
+  let drag = null;
+  svg.addEventListener('pointerdown', (event) => {
+    drag = { x: event.clientX, y: event.clientY, view: mapView.slice(), moved: false };
+    mapDragged = false;
+  });
+  svg.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (!drag.moved && Math.hypot(dx, dy) < 6) return;
+    drag.moved = mapDragged = true;
+    const perPx = 1 / mapScale(svg);
+    mapView = [drag.view[0] - dx * perPx, drag.view[1] - dy * perPx, mapView[2], mapView[3]];
+    applyMapView(svg);
+  });
+  const end = () => { drag = null; setTimeout(() => { mapDragged = false; }, 0); };
+  svg.addEventListener('pointerup', end);
+  svg.addEventListener('pointerleave', end);
+}
+
+// ---- Pig ------------------------------------------------------------------------------------
+
+// Pig: both scores large with bars towards the goal, the turn total at risk, the last die.
+function drawPig(container, s) {
+  const b = s.board;
+  const wrap = document.createElement('div');
+  wrap.id = 'pig-board';
+  s.sides.forEach((side, i) => {
+    const row = document.createElement('div');
+    row.className = 'pig-player' + (s.to_move === i ? ' to-move' : '');
+    const atRisk = !s.over && b.to_move === i && b.turn_total > 0;
+    const head = document.createElement('div');
+    head.className = 'pig-head';
+    const score = document.createElement('span');
+    score.className = 'pig-score';
+    score.textContent = b.scores[i];
+    head.append(side.name + ' (' + playerName(s, i) + ') ', score, ' of ' + b.goal + (atRisk ? ', ' + b.turn_total + ' at risk' : ''));
+    const bar = document.createElement('div');
+    bar.className = 'bar';
+    const banked = document.createElement('div');
+    banked.style.width = Math.min(100, 100 * b.scores[i] / b.goal) + '%';
+    bar.appendChild(banked);
+    if (atRisk) {
+      const turn = document.createElement('div');
+      turn.className = 'turn';
+      turn.style.left = Math.min(100, 100 * b.scores[i] / b.goal) + '%';
+      turn.style.width = Math.min(100 - 100 * b.scores[i] / b.goal, 100 * b.turn_total / b.goal) + '%';
+      bar.appendChild(turn);
+    }
+    row.append(head, bar);
+    wrap.appendChild(row);
+  });
+  const middle = document.createElement('div');
+  middle.className = 'pig-middle';
+  const last = lastRoll(s);
+  if (last) renderDice(middle, last.faces || [], s.id + ':' + last.ply, 96);
+  const total = document.createElement('div');
+  total.className = 'pig-total';
+  total.textContent = s.over ? s.result : 'Turn total ' + b.turn_total;
+  middle.appendChild(total);
+  wrap.insertBefore(middle, wrap.children[1]);
+  container.appendChild(wrap);
+  $('board-caption').textContent = 'Goal ' + b.goal + '. Roll: a 1 loses the turn total and passes the turn; hold banks it.';
+}
