@@ -8,11 +8,14 @@ Marionette's commands are WebDriver's: new session, navigate, find, click, type,
 scripts and screenshots, carried out by Firefox as for a person (a click is a real mouse event at
 the element's centre).
 
-Plays, by clicking as a person would: a whole game of Pig (the rules uploaded as a file); a whole
-duel as David against an agent (a destination clicked inside the shaded reach, the God prompt
-answered); a danelaw move (an army, then a destination hex).  The duel board's screenshot goes to
---out and must not be blank.  If the browser cannot start, the test fails with the reason: it never
-skips.
+Plays, by clicking as a person would: a whole game of Pig (the rules uploaded as a file, the hold
+button saying what it banks); a whole duel as David against an agent (a destination clicked inside
+the shaded reach, God's question by the terminal's rule with its stakes shown, dice with pips, the
+centimetre scale, both sides' last moves drawn, a reload that resumes the game and a tab that asks
+before leaving it); a danelaw move (an army, then a destination hex, its path drawn, the map
+zoomed).  At 1280x720, 390x844 and 1920x1080 it checks what a player would see go wrong
+(web_page_support.LAYOUT_PROBLEMS_JS).  The duel board's screenshot goes to --out and must not be
+blank.  If the browser cannot start, the test fails with the reason: it never skips.
 
 Usage: web_firefox_test.py --sling build/sling --out DIR
 """
@@ -29,7 +32,8 @@ import tempfile
 import time
 import zlib
 
-from web_page_support import PageWaits, fail, start_server, stop_server
+from web_page_support import (MAP_JS, SIZES, PageWaits, check_dice, check_duel_scale, check_layout,
+                              check_trails, fail, start_server, stop_server)
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # WebDriver's key of an element reference
 
@@ -252,6 +256,41 @@ class Page(PageWaits):
         self.wait(lambda: self.js("return !!window.slingState"), "the game to start")
         return self.settle()
 
+    def set_size(self, width, height):
+        """The viewport in CSS pixels: the window is sized, then corrected by what its frame takes."""
+        self.m.command("WebDriver:SetWindowRect", {"width": width, "height": height})
+        inner = self.js("return [window.innerWidth, window.innerHeight]")
+        if inner != [width, height]:
+            self.m.command("WebDriver:SetWindowRect", {"width": 2 * width - inner[0], "height": 2 * height - inner[1]})
+        time.sleep(0.3)  # the page redraws its board for the new size
+        inner = self.js("return [window.innerWidth, window.innerHeight]")
+        if abs(inner[0] - width) > 2:
+            fail("Firefox's window shows %s CSS pixels, not %dx%d" % (inner, width, height))
+
+    def at_every_size(self, where):
+        """Checks the page at each size.  Firefox keeps a window at least 500 pixels wide, so a
+        phone's screen is a frame of that size in the page, showing the same address (the game)."""
+        for width, height in SIZES:
+            if width >= 500:
+                self.set_size(width, height)
+                check_layout(self, "Firefox, %s at %dx%d" % (where, width, height))
+                continue
+            self.set_size(1280, 720)
+            frame = self.js("const f = document.createElement('iframe'); f.id = 'phone-frame';"
+                            "f.style = 'position: fixed; top: 0; left: 0; border: 0; width: %dpx; height: %dpx; z-index: 99';"
+                            "f.src = location.href; document.body.appendChild(f); return f;" % (width, height))
+            self.m.command("WebDriver:SwitchToFrame", {"element": frame[ELEMENT]})
+            try:
+                self.wait(lambda: self.js("return window.slingReady === true && window.innerWidth === %d" % width),
+                          "the page in a phone-sized frame")
+                self.settle()
+                time.sleep(0.3)
+                check_layout(self, "Firefox, %s at %dx%d (a frame)" % (where, width, height))
+            finally:
+                self.m.command("WebDriver:SwitchToParentFrame")
+                self.js("document.getElementById('phone-frame').remove()")
+        self.set_size(1280, 720)
+
     def screenshot(self, path):
         """Saves a PNG of the window; returns its pixels' distinct colours."""
         data = __import__("base64").b64decode(self.m.command("WebDriver:TakeScreenshot", {}))
@@ -310,17 +349,48 @@ def png_colours(data):
 DUEL_PREFERENCE = ["behead", "shoot", "fight", "recover", "search", "move", "flee", "stay"]
 
 
+def check_no_game_lost(page, state):
+    """A reload resumes the game its address names; a tab asks before leaving it."""
+    if page.js("return location.search") != "?game=" + state["id"]:
+        fail("the address does not name the game: " + page.js("return location.href"))
+    page.m.command("WebDriver:Navigate", {"url": page.js("return location.href")})
+    page.wait(lambda: page.js("return window.slingReady === true"), "the page to reload")
+    resumed = page.settle()
+    if resumed["id"] != state["id"] or resumed["ply"] != state["ply"]:
+        fail("a reload did not resume the game")
+    page.click("#tab-load")
+    if not page.displayed("#leave-dialog"):
+        fail("the Load tab left the game without asking")
+    page.click("#leave-no")
+    if page.displayed("#leave-dialog") or not page.displayed("#play"):
+        fail("staying did not keep the game on the page")
+
+
 def play_duel(page, out, opponent):
     state = page.new_game("duel", "human", opponent, 11)
-    god_used = False
+    names = [page.text(p) for p in page.find_all("#players .player")]
+    if names != ["you", opponent]:
+        fail("the players are shown as %s, not ['you', '%s']" % (names, opponent))
+    # God's question by the terminal's rule: the initiative is accepted for David, unasked.
+    if state["board"]["god_prompt"] or state["log"][1]["text"] != "David: accept":
+        fail("God's question came after the initiative")
+    god_used = stakes_seen = trails_seen = False
     clicked_destination = False
     for _ in range(400):
         state = page.settle()
         if state["over"]:
             break
         assert state["human_turn"], "not David's turn but nobody is thinking"
+        moved = {e["text"].split(":")[0] for e in state["log"] if ": to " in e["text"]}
+        if not trails_seen and moved >= {"David", "Goliath"}:
+            check_trails(page, "#duel-board .trail", [0, 1], "Firefox, the duel")
+            trails_seen = True
         if state["board"]["god_prompt"]:
             page.wait(lambda: page.displayed("#god"), "the God prompt")
+            if not stakes_seen:
+                page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
+                          "God's stakes", timeout=120)
+                stakes_seen = True
             wanted = "reroll" if not god_used else "accept"
             button = next(b for b, label in page.buttons("god-actions") if label.startswith(wanted))
             god_used = god_used or wanted == "reroll"
@@ -334,6 +404,10 @@ def play_duel(page, out, opponent):
                 colours = page.screenshot(os.path.join(out, "firefox-duel.png"))
                 if colours < 8:
                     fail("the duel board's screenshot is blank (%d colours)" % colours)
+                check_dice(page, "Firefox, the duel's movement roll")
+                check_duel_scale(page, state)
+                page.at_every_size("the duel")
+                check_no_game_lost(page, state)
             x, y = page.js("return window.slingDuelClientPoint(arguments[0], arguments[1])", *target)
             page.click_at(x, y)
             page.wait(lambda: page.displayed("#point"), "the distance to show")
@@ -357,10 +431,10 @@ def play_duel(page, out, opponent):
     state = page.settle()
     if not state["over"]:
         fail("the duel did not finish")
-    if not god_used:
-        fail("God was never offered to David")
-    if not clicked_destination:
-        fail("no destination was clicked on the board")
+    if not god_used or not stakes_seen:
+        fail("God was never offered to David, or without the stakes")
+    if not clicked_destination or not trails_seen:
+        fail("no destination was clicked on the board, or both sides' last moves were not drawn")
     print("duel: " + state["result"] + " after %d plies" % state["plies"])
 
 
@@ -385,12 +459,20 @@ def play_danelaw_move(page):
     destinations = page.find_all("#choices .hex-choice[data-kind='move']")
     if not destinations:
         fail("no destination hexes shown for the chosen army")
+    view = page.js(MAP_JS)
+    page.click("#map-zoom-in")
+    if not page.js(MAP_JS)["view"][2] < 0.8 * view["view"][2]:
+        fail("zooming in did not enlarge the map")
+    page.click("#map-fit")
+    page.at_every_size("danelaw")
+    destinations = page.find_all("#choices .hex-choice[data-kind='move']")  # drawn anew
     to_hex = page.attribute(destinations[-1], "data-hex")
     page.click_marked(destinations[-1])
     state = page.settle()
     moved = [e["text"] for e in state["log"] if e["side"] == 0 and e["text"].startswith("Danes: to ")]
     if not moved:
         fail("the army did not move (from hex %s to hex %s)" % (army_hex, to_hex))
+    check_trails(page, "#choices .trail", [0], "Firefox, the Danes' move")
     print("danelaw: " + moved[-1])
 
 
@@ -402,10 +484,20 @@ def play_pig(page, scratch):
     state = page.new_game("pig", "human", "easy", 2, rules)
     if state["board"]["goal"] != 40:
         fail("the uploaded rules were not used (goal %s)" % state["board"]["goal"])
+    checked = False
     for _ in range(1000):
         state = page.settle()
         if state["over"]:
             break
+        if not checked and state["board"]["turn_total"] > 0:
+            b = state["board"]
+            hold = next(label for _, label in page.buttons("actions") if label.startswith("hold"))
+            wanted = "hold: bank %d, score %d \u2192 %d" % (b["turn_total"], b["scores"][0], b["scores"][0] + b["turn_total"])
+            if not hold.startswith(wanted):
+                fail("Pig's hold button reads '%s', not '%s'" % (hold, wanted))
+            check_dice(page, "Pig's die")
+            page.at_every_size("Pig")
+            checked = True
         hold = state["board"]["turn_total"] >= 20
         button = next(b for b, label in page.buttons("actions") if label.startswith("hold" if hold else "roll"))
         page.click(button)
@@ -429,6 +521,8 @@ def main():
         firefox = Firefox(scratch)
         page = Page(firefox, url)
         print("browser: %s" % page.js("return navigator.userAgent"))
+        page.open()
+        page.set_size(1280, 720)
         play_pig(page, scratch)
         play_duel(page, args.out, args.opponent)
         play_danelaw_move(page)
