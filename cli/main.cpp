@@ -52,7 +52,7 @@ int check_command_words(CLI::App& app, int argc, char** argv, std::string& path)
     if (choices.empty()) break;
     const std::string word = argv[i];
     const auto match = std::find_if(choices.begin(), choices.end(),
-                                    [&](CLI::App* sub) { return sub->get_name() == word; });
+                                    [&](CLI::App* sub) { return sub->check_name(word); });
     if (match == choices.end()) {
       const std::string what = parent == &app ? "unknown command" : "unknown subcommand";
       return fail(

@@ -53,7 +53,8 @@ std::string encode_game_result(const GameResult& result) {
   put(payload, result.seconds);
   put_text(payload, result.end_reason);
   put_text(payload, result.error);
-  put_text(payload, record_to_binary(result.record));
+  // JSON, not the binary form: it keeps the record's agents and turn limit.
+  put_text(payload, record_to_json(result.record));
   return payload;
 }
 

@@ -181,6 +181,7 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
           }
           outcomes[static_cast<std::size_t>(index)] = outcome_of(played);
           if (!options.record_dir.empty()) {
+            played.record.agents = {specs[0], specs[1]};
             save_match_record(options.record_dir, static_cast<int>(index), played.record);
           }
           counter.finished(played.winner);
@@ -240,10 +241,10 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     arena.execute([&] {
       tbb::parallel_for(0, options.games, [&](int index) {
         Players& players = workers.local();
-        const GameResult played =
-            play_game(game, *players.agents[0], *players.agents[1],
-                      match_game_seed(options.seed, index), options.max_plies,
-                      options.turn_limit);
+        GameResult played = play_game(game, *players.agents[0], *players.agents[1],
+                                      match_game_seed(options.seed, index), options.max_plies,
+                                      options.turn_limit);
+        played.record.agents = {specs[0], specs[1]};
         outcomes[static_cast<std::size_t>(index)] = match_detail::outcome_of(played);
         if (!options.record_dir.empty()) {
           match_detail::save_match_record(options.record_dir, index, played.record);

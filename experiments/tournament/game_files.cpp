@@ -71,6 +71,16 @@ std::string record_line(std::int64_t game_id, const GameRecord& record) {
   return line;
 }
 
+namespace {
+
+GameRecord record_of_line(std::string_view line) {
+  line.remove_prefix(line.find(kRecordMiddle) + kRecordMiddle.size());
+  line.remove_suffix(1);  // the closing brace of the line's object
+  return record_from_text(line);
+}
+
+}  // namespace
+
 GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_id) {
   const std::string path = (std::filesystem::path(out_dir) / "records.jsonl").string();
   const std::string text = read_file(path);
@@ -80,10 +90,25 @@ GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_
   if (it == records.lines.end()) {
     throw FileFormatError("'" + path + "' has no record of game " + std::to_string(game_id));
   }
-  std::string_view line = it->second;
-  line.remove_prefix(line.find(kRecordMiddle) + kRecordMiddle.size());
-  line.remove_suffix(1);  // the closing brace of the line's object
-  return record_from_text(line);
+  return record_of_line(it->second);
+}
+
+std::vector<std::pair<std::int64_t, GameRecord>> load_tournament_records(
+    const std::string& out_dir) {
+  const std::string path = (std::filesystem::path(out_dir) / "records.jsonl").string();
+  const std::string text = read_file(path);
+  const RecordLines records =
+      split_record_lines(text, std::numeric_limits<std::int64_t>::max(), path);
+  if (!records.problems.empty()) throw FileFormatError("'" + path + "': " + records.problems[0]);
+  std::vector<std::pair<std::int64_t, GameRecord>> out;
+  for (const auto& [id, line] : records.lines) {
+    try {
+      out.emplace_back(id, record_of_line(line));
+    } catch (const FileFormatError& e) {
+      throw FileFormatError("'" + path + "' game " + std::to_string(id) + ": " + e.what());
+    }
+  }
+  return out;
 }
 
 std::string games_csv_header(const SideNames& sides) {

@@ -81,6 +81,8 @@ ParsedGamesCsv parse_games_csv(std::string_view text, const TournamentConfig& co
 std::string record_line(std::int64_t game_id, const GameRecord& record);
 // Reads game `game_id`'s record from a tournament directory; throws FileFormatError if absent.
 GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_id);
+// Every record of a tournament directory, by game id; throws FileFormatError on a malformed line.
+std::vector<std::pair<std::int64_t, GameRecord>> load_tournament_records(const std::string& out_dir);
 
 // The lines of records.jsonl by game id.  A last line without its line break was cut off by an
 // interruption and is ignored; any other malformed line is reported by number.

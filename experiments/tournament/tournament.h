@@ -61,6 +61,7 @@ GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
     }
     failing_side = -1;
     result = play_game(game, *agents[0], *agents[1], row.seed, max_plies, config.turn_limit);
+    result.record.agents = {config.agents[row.agent0], config.agents[row.agent1]};
   } catch (const std::exception& e) {
     result = GameResult{};
     result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};

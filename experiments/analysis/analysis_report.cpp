@@ -1,0 +1,393 @@
+#include "experiments/analysis/analysis_report.h"
+
+#include "engine/core/cereal_json.h"  // first: rapidjson failures become plain errors
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "engine/core/errors.h"
+
+namespace sling {
+
+namespace {
+
+std::string fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+// Win probability as a percentage, and a change of it in points (signed).
+std::string percent(double p) { return fixed(100 * p, 1) + " %"; }
+std::string points(double change) {
+  return (change >= 0 ? "+" : "") + fixed(100 * change, 1) + " points";
+}
+
+std::string capitalised(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 32);
+  return text;
+}
+
+std::string who(const GameAnalysis& a, int side) {
+  const std::string name = capitalised(a.sides[static_cast<std::size_t>(side)]);
+  const std::string& player = a.players[static_cast<std::size_t>(side)];
+  return player.empty() ? name : name + " (" + player + ")";
+}
+
+std::string result_word(double result) {
+  return result >= 0.75 ? "won" : (result <= 0.25 ? "lost" : "drew");
+}
+
+std::string totals_line(const GameAnalysis& a, int side) {
+  const SideTotals& t = a.totals[static_cast<std::size_t>(side)];
+  std::ostringstream out;
+  out << who(a, side) << ": " << t.decisions << (t.decisions == 1 ? " decision, " : " decisions, ")
+      << t.errors() << (t.errors() == 1 ? " error" : " errors");
+  if (t.errors() > 0) {
+    out << " (" << t.by_class[1] << " doubtful, " << t.by_class[2] << " bad, " << t.by_class[3]
+        << " very bad)";
+  }
+  out << ", lost " << fixed(100 * t.total_loss, 1) << " points by them (mean "
+      << fixed(100 * t.mean_loss(), 2) << " a decision); luck " << points(t.luck) << "; "
+      << result_word(t.result) << " (" << fixed(t.result, 1) << "), " << fixed(t.adjusted, 3)
+      << " adjusted for luck\n";
+  return out.str();
+}
+
+std::string ply_line(const GameAnalysis& a, const PlyAnalysis& p) {
+  std::ostringstream out;
+  out << "  ply " << p.ply;
+  if (p.turn > 0) out << ", turn " << p.turn;
+  if (p.side < 0) {
+    out << ": dice " << p.text << "  luck for " << capitalised(a.sides[0]) << " "
+        << points(p.luck) << " (" << percent(p.expected) << " expected, " << percent(p.after)
+        << " after)";
+  } else {
+    out << ": " << capitalised(a.sides[static_cast<std::size_t>(p.side)]) << " " << p.text;
+    if (p.alternatives > 1) {
+      out << "  " << percent(p.chosen);
+      if (p.loss > 0 && !p.best_text.empty()) {
+        out << ", best " << p.best_text << " " << percent(p.best) << ": " << points(-p.loss);
+      }
+      if (p.error != ErrorClass::kNone) {
+        out << " (" << kErrorClassNames[static_cast<std::size_t>(p.error)] << ")";
+      }
+    }
+  }
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::string analysis_text(const GameAnalysis& a, bool every_ply) {
+  std::ostringstream out;
+  // The plain answer first: who lost to the dice and who to their own decisions.
+  const int luckier = a.totals[0].luck >= 0 ? 0 : 1;
+  out << capitalised(a.game) << ": " << who(a, 0) << " against " << who(a, 1) << ", seed "
+      << a.seed << ", " << a.plies.size() << " plies; " << (a.finished ? a.end_reason : "not over")
+      << ".\n";
+  out << capitalised(a.sides[0]) << " started at " << percent(a.start) << " and "
+      << result_word(a.totals[0].result) << "; the dice gave "
+      << capitalised(a.sides[static_cast<std::size_t>(luckier)]) << " "
+      << points(std::abs(a.totals[0].luck)) << ", the decisions cost " << capitalised(a.sides[0])
+      << " " << fixed(100 * a.totals[0].total_loss, 1) << " and " << capitalised(a.sides[1]) << " "
+      << fixed(100 * a.totals[1].total_loss, 1) << " points.\n";
+  out << "Values: " << a.source << (a.exact ? " (exact)" : "") << ".\n\n";
+  out << totals_line(a, 0) << totals_line(a, 1);
+  if (!a.exact) {
+    out << "Value drift " << points(a.drift)
+        << " (what the approximate values leave unexplained; 0 for exact values)\n";
+  }
+  if (every_ply) {
+    out << "\nEvery ply:\n";
+    for (const PlyAnalysis& p : a.plies) out << ply_line(a, p);
+    return out.str();
+  }
+  std::string errors, rolls;
+  for (const PlyAnalysis& p : a.plies) {
+    if (p.side >= 0 && p.error != ErrorClass::kNone) errors += ply_line(a, p);
+    if (p.side < 0 && std::abs(p.luck) >= kBigLuck) rolls += ply_line(a, p);
+  }
+  out << "\nErrors (a loss of at least " << fixed(100 * kErrorThresholds[0], 0) << " points):\n"
+      << (errors.empty() ? "  none\n" : errors);
+  out << "Big rolls (luck of at least " << fixed(100 * kBigLuck, 0) << " points either way):\n"
+      << (rolls.empty() ? "  none\n" : rolls);
+  return out.str();
+}
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void key(Writer& w, const char* name) { w.Key(name); }
+void string(Writer& w, const std::string& text) {
+  w.String(text.c_str(), static_cast<rapidjson::SizeType>(text.size()));
+}
+
+void write_totals(Writer& w, const SideTotals& t) {
+  w.StartObject();
+  key(w, "decisions");
+  w.Int(t.decisions);
+  key(w, "errors");
+  w.StartObject();
+  for (std::size_t c = 1; c < 4; ++c) {
+    key(w, kErrorClassNames[c]);
+    w.Int(t.by_class[c]);
+  }
+  w.EndObject();
+  key(w, "total_loss");
+  w.Double(t.total_loss);
+  key(w, "mean_loss");
+  w.Double(t.mean_loss());
+  key(w, "luck");
+  w.Double(t.luck);
+  key(w, "result");
+  w.Double(t.result);
+  key(w, "adjusted_result");
+  w.Double(t.adjusted);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string analysis_json(const GameAnalysis& a) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  key(w, "game");
+  string(w, a.game);
+  key(w, "seed");
+  w.Uint64(a.seed);
+  key(w, "values");
+  w.StartObject();
+  key(w, "source");
+  string(w, a.source);
+  key(w, "exact");
+  w.Bool(a.exact);
+  w.EndObject();
+  key(w, "sides");
+  w.StartArray();
+  for (std::size_t side = 0; side < 2; ++side) {
+    w.StartObject();
+    key(w, "side");
+    string(w, a.sides[side]);
+    key(w, "player");
+    string(w, a.players[side]);
+    key(w, "totals");
+    write_totals(w, a.totals[side]);
+    w.EndObject();
+  }
+  w.EndArray();
+  key(w, "start");
+  w.Double(a.start);
+  key(w, "result");
+  w.Double(a.result);
+  key(w, "finished");
+  w.Bool(a.finished);
+  key(w, "end_reason");
+  string(w, a.end_reason);
+  key(w, "drift");
+  w.Double(a.drift);
+  key(w, "plies");
+  w.StartArray();
+  for (const PlyAnalysis& p : a.plies) {
+    w.StartObject();
+    key(w, "ply");
+    w.Int(p.ply);
+    key(w, "side");
+    w.Int(p.side);
+    if (p.turn > 0) {
+      key(w, "turn");
+      w.Int(p.turn);
+    }
+    key(w, "action");
+    w.Uint(p.action);
+    key(w, "text");
+    string(w, p.text);
+    key(w, "before");
+    w.Double(p.before);
+    key(w, "after");
+    w.Double(p.after);
+    if (p.side < 0) {
+      key(w, "expected");
+      w.Double(p.expected);
+      key(w, "luck");
+      w.Double(p.luck);
+    } else {
+      key(w, "alternatives");
+      w.Int(p.alternatives);
+      key(w, "chosen");
+      w.Double(p.chosen);
+      key(w, "best");
+      w.Double(p.best);
+      key(w, "loss");
+      w.Double(p.loss);
+      key(w, "best_action");
+      w.Uint(p.best_action);
+      key(w, "best_text");
+      string(w, p.best_text);
+      key(w, "error");
+      string(w, kErrorClassNames[static_cast<std::size_t>(p.error)]);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string analysis_svg(const GameAnalysis& a) {
+  constexpr double kWidth = 900, kHeight = 380, kLeft = 70, kRight = 20, kTop = 50, kBottom = 80;
+  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  const double n = std::max<double>(1, static_cast<double>(a.plies.size()));
+  auto x_of = [&](double ply) { return kLeft + plot_w * ply / n; };
+  auto y_of = [&](double p) { return kTop + plot_h * (1 - p); };
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
+      << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
+      << capitalised(a.sides[0]) << "'s win probability, ply by ply</text>\n"
+      << "<text x=\"" << kLeft << "\" y=\"40\" fill=\"#555\">" << who(a, 0) << " against "
+      << who(a, 1) << "; values: " << a.source << "</text>\n";
+  for (int tick = 0; tick <= 4; ++tick) {
+    const double y = y_of(tick / 4.0);
+    out << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << y << "\" y2=\""
+        << y << "\" stroke=\"" << (tick == 2 ? "#999" : "#ddd") << "\"/>\n"
+        << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">"
+        << tick * 25 << " %</text>\n";
+  }
+  const double step = std::max(1.0, std::pow(10.0, std::floor(std::log10(n / 2))));
+  for (double ply = 0; ply <= n; ply += step) {
+    out << "<text x=\"" << x_of(ply) << "\" y=\"" << kTop + plot_h + 18
+        << "\" text-anchor=\"middle\">" << static_cast<long long>(ply) << "</text>\n";
+  }
+  out << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kTop + plot_h + 36
+      << "\" text-anchor=\"middle\" fill=\"#555\">ply (decisions and dice)</text>\n";
+  out << "<polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1.6\" points=\"" << x_of(0)
+      << "," << y_of(a.start);
+  for (const PlyAnalysis& p : a.plies) out << " " << x_of(p.ply) << "," << y_of(p.after);
+  out << "\"/>\n";
+  static constexpr const char* kErrorColours[] = {"", "#e0b000", "#e07000", "#d01010"};
+  for (const PlyAnalysis& p : a.plies) {
+    if (p.side >= 0 && p.error != ErrorClass::kNone) {
+      out << "<circle cx=\"" << x_of(p.ply) << "\" cy=\"" << y_of(p.after) << "\" r=\"5\" fill=\""
+          << kErrorColours[static_cast<int>(p.error)] << "\" stroke=\"black\" stroke-width=\"0.6\">"
+          << "<title>ply " << p.ply << ": " << a.sides[static_cast<std::size_t>(p.side)] << " "
+          << p.text << ", " << points(-p.loss) << "</title></circle>\n";
+    } else if (p.side < 0 && std::abs(p.luck) >= kBigLuck) {
+      const double x = x_of(p.ply), y = y_of(p.after), d = p.luck > 0 ? -6 : 6;
+      out << "<path d=\"M" << x - 5 << "," << y - d / 2 << " L" << x + 5 << "," << y - d / 2 << " L"
+          << x << "," << y + d / 2 << " Z\" fill=\"#2a9d4a\" stroke=\"black\" "
+          << "stroke-width=\"0.6\"><title>ply " << p.ply << ": dice " << p.text << ", luck "
+          << points(p.luck) << "</title></path>\n";
+    }
+  }
+  const double legend_y = kHeight - 10;
+  const char* labels[] = {"doubtful", "bad", "very bad"};
+  out << "<text x=\"" << kLeft << "\" y=\"" << legend_y << "\">decisions:</text>\n";
+  double lx = kLeft + 80;
+  for (int c = 1; c <= 3; ++c) {
+    out << "<circle cx=\"" << lx + 5 << "\" cy=\"" << legend_y - 4 << "\" r=\"5\" fill=\""
+        << kErrorColours[c] << "\" stroke=\"black\" stroke-width=\"0.6\"/><text x=\"" << lx + 14
+        << "\" y=\"" << legend_y << "\">" << labels[c - 1] << "</text>\n";
+    lx += 100;
+  }
+  out << "<path d=\"M" << lx << "," << legend_y - 7 << " L" << lx + 10 << "," << legend_y - 7
+      << " L" << lx + 5 << "," << legend_y + 1 << " Z\" fill=\"#2a9d4a\"/><text x=\"" << lx + 14
+      << "\" y=\"" << legend_y << "\">a roll worth " << fixed(100 * kBigLuck, 0)
+      << " points or more, pointing the way it went</text>\n";
+  out << "</svg>\n";
+  return out.str();
+}
+
+std::vector<PlayerSummary> player_summaries(const std::vector<GameAnalysis>& analyses,
+                                            const std::string& player) {
+  std::map<std::string, PlayerSummary> by_name;
+  std::vector<std::string> order;
+  for (std::size_t g = 0; g < analyses.size(); ++g) {
+    const GameAnalysis& a = analyses[g];
+    for (std::size_t side = 0; side < 2; ++side) {
+      const std::string name = a.players[side].empty()
+                                   ? a.sides[side] + " of game " + std::to_string(g + 1)
+                                   : a.players[side];
+      if (!player.empty() && name != player) continue;
+      auto [it, added] = by_name.try_emplace(name);
+      if (added) order.push_back(name);
+      PlayerSummary& s = it->second;
+      s.player = name;
+      ++s.games;
+      const SideTotals& t = a.totals[side];
+      s.totals.decisions += t.decisions;
+      for (std::size_t c = 0; c < 4; ++c) s.totals.by_class[c] += t.by_class[c];
+      s.totals.total_loss += t.total_loss;
+      s.totals.luck += t.luck;
+      s.totals.result += t.result;
+      s.totals.adjusted += t.adjusted;
+      s.expected += side == 0 ? a.start : 1 - a.start;
+    }
+  }
+  if (!player.empty() && by_name.empty()) {
+    throw OptionError("--player: '" + player + "' played none of these games");
+  }
+  std::vector<PlayerSummary> out;
+  for (const std::string& name : order) out.push_back(by_name[name]);
+  return out;
+}
+
+std::string players_text(const std::vector<PlayerSummary>& players, const std::string& source) {
+  std::ostringstream out;
+  for (const PlayerSummary& p : players) {
+    const SideTotals& t = p.totals;
+    // The plain answer: did the dice or the decisions decide the score?
+    const double dice = t.luck, decisions = -t.total_loss;
+    out << p.player << ": scored " << fixed(t.result, 1) << " of " << p.games << " games (an even "
+        << "player from the same starts: " << fixed(p.expected, 1) << "); the dice gave "
+        << points(dice) << ", the decisions cost " << fixed(100 * t.total_loss, 1)
+        << " points: " << (std::abs(dice) > std::abs(decisions) ? "the dice" : "the decisions")
+        << " weighed more.\n"
+        << "  " << t.decisions << " decisions, " << t.errors() << " errors ("
+        << fixed(t.decisions ? 100.0 * t.errors() / t.decisions : 0, 1) << " %: " << t.by_class[1]
+        << " doubtful, " << t.by_class[2] << " bad, " << t.by_class[3] << " very bad), mean loss "
+        << fixed(100 * t.mean_loss(), 2) << " points a decision; score adjusted for luck "
+        << fixed(t.adjusted, 2) << "\n";
+  }
+  out << "Values: " << source << ".\n";
+  return out.str();
+}
+
+std::string players_json(const std::vector<PlayerSummary>& players, const std::string& source) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  key(w, "values");
+  string(w, source);
+  key(w, "players");
+  w.StartArray();
+  for (const PlayerSummary& p : players) {
+    w.StartObject();
+    key(w, "player");
+    string(w, p.player);
+    key(w, "games");
+    w.Int(p.games);
+    key(w, "expected_score");
+    w.Double(p.expected);
+    key(w, "totals");
+    write_totals(w, p.totals);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace sling

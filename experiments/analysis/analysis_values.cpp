@@ -1,0 +1,71 @@
+#include "experiments/analysis/analysis_values.h"
+
+#include <memory>
+#include <string>
+
+#include "agents/pig_agents.h"
+#include "engine/core/errors.h"
+#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution.h"
+
+namespace sling {
+
+AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
+                                             const AnalysisValueOptions& options) {
+  using duel::CoarseDuelValue;
+  std::shared_ptr<const CoarseDuelValue> values;
+  if (!options.solution_file.empty()) {
+    auto solution = std::make_shared<const duel::DuelSolution>(
+        duel::DuelSolution::load(options.solution_file, &game));
+    values = std::make_shared<const CoarseDuelValue>(game, std::move(solution),
+                                                     CoarseDuelValue::Scope::kAllActions);
+  } else {
+    values = duel::shared_coarse_value(game, 0, true, CoarseDuelValue::Scope::kAllActions,
+                                       options.refine);
+  }
+  AnalysisValue<duel::DuelGame> out;
+  out.exact = values->exact();
+  const std::string lattice = std::to_string(game.rules().pitch_cm) + " cm lattice";
+  if (out.exact) {
+    out.source = "the exact solution of the " + lattice;
+  } else if (values->refined()) {
+    out.source = "refined values of the " + lattice + " (" + std::to_string(options.refine) +
+                 " sweeps; approximate)";
+  } else {
+    out.source = "the exact " + std::to_string(values->source_pitch_cm()) +
+                 " cm solution interpolated to the " + lattice + " (approximate)";
+  }
+  if (game.rules().turn_cap > 0) out.source += ", valued without the rules' turn cap";
+  out.value = [values](const duel::DuelState& s) {
+    return values->win_probability(s, CoarseDuelValue::Scope::kAllActions);
+  };
+  return out;
+}
+
+AnalysisValue<pig::PigGame> analysis_value(const pig::PigGame& game,
+                                           const AnalysisValueOptions& options) {
+  if (!options.solution_file.empty()) {
+    throw OptionError("--solution: Pig's analysis solves the game itself");
+  }
+  const std::shared_ptr<const pig::SolutionValue> values =
+      GameValue<pig::PigGame>::make(game, {});
+  AnalysisValue<pig::PigGame> out;
+  out.exact = true;
+  out.source = "the exact solution (goal " + std::to_string(game.goal()) + ")";
+  out.value = [values](const pig::PigState& s) { return 0.5 * (1.0 + (*values)(s)); };
+  return out;
+}
+
+AnalysisValue<danelaw::DanelawGame> analysis_value(const danelaw::DanelawGame& game,
+                                                   const AnalysisValueOptions& options) {
+  if (!options.solution_file.empty()) {
+    throw OptionError("--solution: danelaw has no exact solution; its analysis uses the value model");
+  }
+  AnalysisValue<danelaw::DanelawGame> out;
+  out.exact = false;
+  out.source = "the learned value model (approximate)";
+  out.value = [&game](const danelaw::State& s) { return 0.5 * (1.0 + game.evaluate(s)); };
+  return out;
+}
+
+}  // namespace sling
