@@ -110,6 +110,7 @@ class Page(PageWaits):
         fail("the buttons of #%s keep changing" % container_id)
 
     def screenshot(self, out, name):
+        time.sleep(0.5)  # a die thrown just now has stopped rolling
         path = os.path.join(out, name)
         self.driver.save_screenshot(path)
         print("screenshot: " + path)

@@ -287,7 +287,7 @@ function drawStrip(container, s) {
   label.className = 'strip-label';
   label.textContent = points.length
       ? s.sides[0].name + '\u2019s win chance by the strong agent: ' + percent(points[points.length - 1][1]) +
-        ' (' + points.length + ' positions)'
+        ' (' + points.length + (points.length === 1 ? ' position)' : ' positions)')
       : 'The strong agent is weighing the position\u2026';
   container.appendChild(label);
 }
