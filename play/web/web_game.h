@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,7 +17,6 @@
 #include <vector>
 
 #include "agents/agent.h"
-#include "engine/core/errors.h"
 #include "engine/core/game_limit.h"
 #include "engine/core/record.h"
 #include "experiments/play_game.h"
@@ -26,6 +24,8 @@
 #include "play/play_agents.h"
 #include "play/play_session.h"
 #include "play/playout_analysis.h"
+#include "play/web/web_estimates.h"
+#include "play/web/web_log.h"
 #include "play/web/web_session.h"
 #include "play/web/web_views.h"
 
@@ -181,7 +181,7 @@ class WebGame final : public WebSession {
     out.Bool(current && !thinking_ && undo_target().has_value());
     write_key(out, "board");
     write_board(out, game_, s);
-    write_log(out);
+    write_log_and_trails(out, game_, history_);
     write_analysis(out, current);
     write_eval(out, current && !over && player >= 0 && is_god_prompt(game_, s));
     out.EndObject();
@@ -242,8 +242,7 @@ class WebGame final : public WebSession {
     if (!target) throw conflict("there is no decision of yours to undo");
     history_.resize(*target);
     state_ = position_at(history_.size());
-    strip_.erase(strip_.upper_bound(history_.size()), strip_.end());
-    evaluation_.reset();
+    estimates_.undo_to(history_.size());
     ai_error_.clear();
     analysis_ = {};
     resync_agents();
@@ -357,45 +356,23 @@ class WebGame final : public WebSession {
     return eval_due_locked();
   }
 
-  // The strong agent's analysis of the current position (its own agent, not a player's): the win
-  // chance of the first side for the strip and, at God's question, each answer's win chance for
-  // David (accepting, and the expected value of each re-roll).
+  // The strong agent's estimate of the current position (web_estimates.h).
   void run_eval() override {
     State state;
     std::size_t ply = 0;
     {
       std::lock_guard lock(mutex_);
       if (!eval_due_locked()) return;
-      eval_running_ = true;
+      estimates_.start();
       state = state_;
       ply = history_.size();
     }
-    Evaluation result;
-    result.ply = ply;
-    try {
-      if (!evaluator_) {
-        const std::string spec = with_time_budget(
-            play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
-        evaluator_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
-      }
-      evaluator_->new_game(hash_combine(seed_, ply));
-      evaluator_->act(state);
-      const Analysis analysis = evaluator_->last_analysis();
-      if (analysis.actions.empty()) throw SlingError("the strong agent gives no estimate here");
-      const double win = (analysis.value + 1) / 2;
-      result.first_side_win = game_.current_player(state) == 0 ? win : 1 - win;
-      result.exact = analysis.exact;
-      for (const ActionStat& stat : analysis.actions) {
-        result.choices.push_back(
-            {stat.action, View::option_label(game_, state, stat.action), (stat.value + 1) / 2, 0});
-      }
-    } catch (const std::exception& e) {
-      result.error = e.what();
-    }
+    const std::string spec = with_time_budget(
+        play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
+    auto estimate =
+        estimates_.compute(rules_game_, state, ply, seed_, spec, config_.solution_file);
     std::lock_guard lock(mutex_);
-    eval_running_ = false;
-    if (result.error.empty()) strip_[ply] = result.first_side_win;
-    evaluation_ = std::move(result);
+    estimates_.finish(std::move(estimate));
   }
 
   std::string save_name() override {
@@ -419,13 +396,6 @@ class WebGame final : public WebSession {
     double win = 0;
     std::vector<Choice> alternatives;
   };
-  struct Evaluation {  // the strong agent's view of one position (run_eval)
-    std::size_t ply = 0;
-    std::string error;
-    bool exact = false;
-    double first_side_win = 0;
-    std::vector<Choice> choices;
-  };
   struct HintResult {
     std::size_t ply = 0;
     std::string source, error;
@@ -446,47 +416,20 @@ class WebGame final : public WebSession {
     return play::display_name(game_.info().sides[side]);
   }
 
-  // An evaluation is wanted where a person faces God's question (its stakes) and, with the strip
+  // An estimate is wanted where a person faces God's question (its stakes) and, with the strip
   // on, at every decision; one per position.
   bool eval_due_locked() const {
-    if (config_.replay || eval_running_ || game_.is_terminal(state_)) return false;
+    if (config_.replay || game_.is_terminal(state_)) return false;
     const Player p = game_.current_player(state_);
-    if (p < 0 || (evaluation_ && evaluation_->ply == history_.size())) return false;
+    if (p < 0) return false;
     const bool stakes = !agents_[static_cast<std::size_t>(p)] && is_god_prompt(game_, state_);
-    return stakes || config_.win_strip;
+    return estimates_.due(history_.size(), stakes || config_.win_strip);
   }
 
   void write_eval(JsonWriter& out, bool god_prompt) const {
     write_key(out, "eval_pending");
-    out.Bool(!config_.replay && (eval_running_ || eval_due_locked()));
-    write_key(out, "stakes");
-    const bool fresh = evaluation_ && evaluation_->ply == history_.size();
-    if (!god_prompt || !fresh) {
-      out.Null();
-    } else {
-      out.StartObject();
-      write_key(out, "error");
-      write_string(out, evaluation_->error);
-      write_key(out, "exact");
-      out.Bool(evaluation_->exact);
-      write_key(out, "choices");
-      write_choices(out, evaluation_->choices);
-      out.EndObject();
-    }
-    write_key(out, "strip");
-    if (!config_.win_strip) {
-      out.Null();
-      return;
-    }
-    out.StartArray();
-    for (const auto& [ply, win] : strip_) {
-      if (ply > history_.size()) continue;  // an undo went back past it
-      out.StartArray();
-      out.Uint64(ply);
-      out.Double(std::round(win * 1000) / 1000);
-      out.EndArray();
-    }
-    out.EndArray();
+    out.Bool(!config_.replay && (estimates_.running() || eval_due_locked()));
+    estimates_.write(out, history_.size(), god_prompt, config_.win_strip);
   }
 
   bool ai_due_locked() const {
@@ -592,61 +535,6 @@ class WebGame final : public WebSession {
     return move;
   }
 
-  void write_log(JsonWriter& out) const {
-    write_key(out, "log");
-    out.StartArray();
-    State s = game_.initial_state();
-    const play::Style plain;
-    std::array<std::vector<MoveTrail>, 2> trails;  // each side's latest group of moves
-    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
-      const Player p = game_.current_player(s);
-      const Action a = history_[ply];
-      if (auto trail = move_trail(game_, s, a, static_cast<int>(ply));
-          trail && trail->side >= 0 && trail->side < 2) {
-        std::vector<MoveTrail>& group = trails[static_cast<std::size_t>(trail->side)];
-        if (!group.empty() && group.back().group != trail->group) group.clear();
-        group.push_back(std::move(*trail));
-      }
-      out.StartObject();
-      write_key(out, "ply");
-      out.Uint64(ply + 1);
-      write_key(out, "side");
-      out.Int(p);
-      write_key(out, "text");
-      if (p == kChancePlayer) {
-        write_string(out, View::describe_chance(game_, s, a, plain));
-        write_key(out, "faces");
-        out.StartArray();
-        for (int face : dice_faces(game_, s, a)) out.Int(face);
-        out.EndArray();
-      } else {
-        write_string(out,
-                     display(static_cast<std::size_t>(p)) + ": " + game_.action_to_string(s, a));
-      }
-      out.EndObject();
-      apply_any(game_, s, a);
-    }
-    out.EndArray();
-    // The latest moves of each side, as trails from where the figure or army stood.
-    write_key(out, "trails");
-    out.StartArray();
-    for (const std::vector<MoveTrail>& group : trails) {
-      out.StartArray();
-      for (const MoveTrail& trail : group) {
-        out.StartArray();
-        for (const auto& [x, y] : trail.points) {
-          out.StartArray();
-          out.Double(std::round(x * 1000) / 1000);
-          out.Double(std::round(y * 1000) / 1000);
-          out.EndArray();
-        }
-        out.EndArray();
-      }
-      out.EndArray();
-    }
-    out.EndArray();
-  }
-
   static void write_choices(JsonWriter& out, const std::vector<Choice>& choices,
                             Action best = kInvalidAction) {
     out.StartArray();
@@ -729,10 +617,7 @@ class WebGame final : public WebSession {
   bool hint_running_ = false;
   std::optional<HintResult> hint_;
   AgentPtr<G> hinter_;
-  bool eval_running_ = false;
-  std::optional<Evaluation> evaluation_;
-  std::map<std::size_t, double> strip_;  // ply -> the first side's win chance, by the strong agent
-  AgentPtr<G> evaluator_;                // used by run_eval alone (eval_running_)
+  PositionEstimates<G> estimates_;  // God's stakes and the strip, by the strong agent
 };
 
 }  // namespace sling::web
