@@ -156,7 +156,8 @@ def check_stakes(page):
 
 
 def check_animation(page):
-    """A move is animated briefly, and a key press skips the animation."""
+    """A move is animated briefly (a duel figure, a danelaw army's marker), and a key press skips
+    the animation."""
     page.wait(lambda: page.js(ANIMATING_JS) > 0, "a figure to move on the board", timeout=5)
     ActionChains(page.driver).send_keys("x").perform()
     if page.js(ANIMATING_JS):
@@ -396,6 +397,8 @@ def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
     destination = destinations[-1]
     to_hex = destination.get_attribute("data-hex")
     destination.click()
+    if out:
+        check_animation(page)  # a marker runs along the army's path; a key skips it
     state = page.settle()
     moved = [e["text"] for e in state["log"] if e["side"] == 0 and e["text"].startswith("Danes: to ")]
     if not moved:

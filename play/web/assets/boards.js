@@ -30,6 +30,8 @@ function animationsOn() {
 
 function skipAnimations() {
   motions = {};
+  trailMotions = [];
+  for (const node of document.querySelectorAll('#movers > *')) node.remove();
   for (const node of document.querySelectorAll('[data-moving]')) {
     node.removeAttribute('transform');
     node.removeAttribute('data-moving');
@@ -40,6 +42,8 @@ function skipAnimations() {
 
 function resetBoardViews() {
   motions = {};
+  trailMotions = [];
+  seenTrails = null;
   lastFigures = null;
   mapView = null;
 }
@@ -77,6 +81,44 @@ function stepMotions() {
   }
   window.slingAnimating = running;
   if (running) requestAnimationFrame(stepMotions);
+}
+
+// Danelaw's armies: a marker runs along each new path (the armies themselves are the server's
+// drawing).  The trails already on the board when a game opens are not run again.
+const TRAIL_MS = 700;
+let trailMotions = [];  // {points, side, start}
+let seenTrails = null;  // the trails shown so far, by their points
+
+function animateTrails(s) {
+  const keys = [];
+  (s.trails || []).forEach((group, side) => group.forEach((trail) => keys.push([JSON.stringify(trail), trail, side])));
+  const first = seenTrails === null;
+  if (first) seenTrails = new Set();
+  for (const [key, trail, side] of keys) {
+    if (seenTrails.has(key)) continue;
+    seenTrails.add(key);
+    if (!first && animationsOn() && trail.length > 1) trailMotions.push({ points: trail, side: side, start: performance.now() });
+  }
+  stepTrails();
+}
+
+function stepTrails() {
+  const movers = document.getElementById('movers');
+  const now = performance.now();
+  trailMotions = trailMotions.filter((m) => now - m.start < TRAIL_MS);
+  if (movers) movers.innerHTML = '';
+  for (const m of trailMotions) {
+    // Along the path at constant speed, hex by hex.
+    const t = (now - m.start) / TRAIL_MS * (m.points.length - 1);
+    const i = Math.min(m.points.length - 2, Math.floor(t)), f = t - i;
+    const [x0, y0] = m.points[i], [x1, y1] = m.points[i + 1];
+    if (movers) {
+      el('circle', { cx: x0 + (x1 - x0) * f, cy: y0 + (y1 - y0) * f, r: 7, fill: ['#b03020', '#2a4f9a'][m.side],
+                     stroke: 'white', 'stroke-width': 2, 'data-moving': '1' }, movers);
+    }
+  }
+  window.slingAnimating = trailMotions.length > 0 || Object.keys(motions).length > 0;
+  if (trailMotions.length) requestAnimationFrame(stepTrails);
 }
 
 // ---- the duel ---------------------------------------------------------------------------------
@@ -238,6 +280,7 @@ function drawDanelaw(container, s) {
       el('circle', { cx: trail[0][0], cy: trail[0][1], r: 4, fill: sideColours[side] }, g);
     }
   });
+  el('g', { id: 'movers' }, overlay);
   for (const [key, colour] of [['selected', '#e0a800'], ['target', '#c0392b'], ['rout', '#8e44ad']]) {
     if (!b[key]) continue;
     el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: 'white', 'stroke-width': 7 }, overlay);
@@ -275,6 +318,7 @@ function drawDanelaw(container, s) {
   container.appendChild(mapLegend());
   wireMapGestures(svg, fit);
   applyMapView(svg);
+  animateTrails(s);
   const side = s.sides[b.side] ? s.sides[b.side].name : '';
   $('board-caption').textContent = 'Turn ' + b.turn + ' of ' + b.turn_limit + ': ' + side +
       (b.movement_dice.length ? ', movement roll ' + b.movement_dice.join('+') : '') +
