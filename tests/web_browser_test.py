@@ -164,6 +164,20 @@ def check_animation(page):
         fail("a key press did not skip the move's animation")
 
 
+def check_hint(page):
+    """A hint names its source shortly (the spec in a tooltip) and fits the panel."""
+    page.click("hint")
+    page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the hint")
+    page.settle()
+    source = page.js("const s = document.querySelector('#hint-box .source'); return s ? [s.textContent, s.title] : null")
+    if not source or source[0] != "strong" or source[1] != page.js("return window.slingState.hint.source"):
+        fail("the hint's source is shown as %s, not 'strong' with its spec in a tooltip" % (source,))
+    check_layout(page, "the duel with a hint at 1280x720")
+    set_viewport(page.driver, 390, 844)
+    check_layout(page, "the duel with a hint at 390x844")
+    set_viewport(page.driver, 1280, 720)
+
+
 def play_duel(page, out):
     state = page.new_game("duel", "human", "strong", 11, win_strip=True)
     names = page.js("return [...document.querySelectorAll('#players .player')].map((p) => [p.textContent, p.title])")
@@ -171,7 +185,7 @@ def play_duel(page, out):
         fail("the players are not shown as 'you' and 'strong' with the spec in a tooltip: %s" % names)
     god_used = False
     god_prompts = accepts_clicked = 0
-    clicked_destination = animated = trails_checked = False
+    clicked_destination = animated = trails_checked = hinted = False
     for _ in range(400):
         state = page.settle()
         if state["over"]:
@@ -221,6 +235,9 @@ def play_duel(page, out):
                 animated = True
             clicked_destination = True
             continue
+        if not hinted:
+            check_hint(page)
+            hinted = True
         buttons = page.buttons("actions")
         assert buttons, "no action buttons for David"
         # Move at least once (the point of the test), then play the preferences in order.

@@ -326,6 +326,7 @@ class WebGame final : public WebSession {
         const play::PlayoutOptions options;
         analysis = play::playout_analysis(game_, state, hash_combine(seed_, ply), options);
         result.source = std::to_string(options.playouts) + " rule-of-thumb playouts per action";
+        result.name = "playouts";
       } else {
         spec = with_time_budget(spec, config_.ai_seconds);
         if (!hinter_) hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
@@ -334,6 +335,7 @@ class WebGame final : public WebSession {
         analysis = hinter_->last_analysis();
         if (analysis.actions.empty()) analysis.actions.push_back({best, 0, 0});
         result.source = hinter_->spec();
+        result.name = "strong";  // the strongest analysis: the strong preset (or the exact solver)
       }
       result.exact = analysis.exact;
       result.win = (analysis.value + 1) / 2;
@@ -398,7 +400,7 @@ class WebGame final : public WebSession {
   };
   struct HintResult {
     std::size_t ply = 0;
-    std::string source, error;
+    std::string source, name, error;  // the agent's spec and its short name
     bool exact = false;
     double win = 0;
     std::vector<Choice> actions;
@@ -587,6 +589,8 @@ class WebGame final : public WebSession {
     out.StartObject();
     write_key(out, "source");
     write_string(out, hint_->source);
+    write_key(out, "source_name");
+    write_string(out, hint_->name);
     write_key(out, "error");
     write_string(out, hint_->error);
     write_key(out, "exact");

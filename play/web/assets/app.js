@@ -271,6 +271,12 @@ async function openReplayPick() {
                                    await mapFields($('replay-map-file')))));
 }
 
+// Steps one after another: a second click counts from where the first one went.
+let replayQueue = Promise.resolve();
+function replayStep(delta) {
+  replayQueue = replayQueue.then(() => run(() => replayTo(game.ply + delta)));
+}
+
 async function replayTo(ply) {
   ply = Math.max(0, Math.min(game.plies, ply));
   show(Object.assign(await api('GET', '/api/games/' + gameId + '?ply=' + ply), { id: gameId }));
@@ -341,8 +347,8 @@ async function init() {
   $('point-confirm').addEventListener('click', () => run(() => act(pendingPoint.action)));
   $('point-cancel').addEventListener('click', () => { pendingPoint = null; render(); });
   $('replay-start').addEventListener('click', () => run(() => replayTo(0)));
-  $('replay-prev').addEventListener('click', () => run(() => replayTo(game.ply - 1)));
-  $('replay-next').addEventListener('click', () => run(() => replayTo(game.ply + 1)));
+  $('replay-prev').addEventListener('click', () => replayStep(-1));
+  $('replay-next').addEventListener('click', () => replayStep(1));
   $('replay-end').addEventListener('click', () => run(() => replayTo(game.plies)));
   $('replay-ply').addEventListener('change', () => run(() => replayTo(Number($('replay-ply').value))));
   $('animate').addEventListener('change', () => {

@@ -251,7 +251,7 @@ function renderHint(s) {
   const source = document.createElement('span');
   source.className = 'source';
   source.title = hint.source;
-  source.textContent = hint.source.includes(' ') ? hint.source : agentName(s.game, hint.source);
+  source.textContent = hint.source_name || agentName(s.game, hint.source);
   head.append('Hint (', source, '): ' + (hint.exact ? 'exact' : 'estimated') + ' win chance ' + percent(hint.win));
   box.appendChild(head);
   const table = document.createElement('table');
