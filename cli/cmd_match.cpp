@@ -64,6 +64,9 @@ const RegisterCommand kRegister(
       sub.add_option("--max-plies", command->options.max_plies,
                      "Stop a game after this many plies (a draw)");
       add_turn_limit_option(sub, command->options.turn_limit);
+      sub.add_flag("--luck", command->options.luck,
+                   "Also score every game adjusted for the luck of its dice, with the intervals "
+                   "of both (docs/analysis.md)");
       sub.add_option("--sprt", command->sprt,
                      "elo0,elo1,alpha,beta: play pairs (each agent on both sides, same dice) until "
                      "the sequential test decides; --games is then the most pairs");

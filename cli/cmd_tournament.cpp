@@ -38,6 +38,7 @@ struct TournamentCommand {
   double interval = 10;
   int max_plies = kDefaultMaxPlies;
   int turn_limit = kDefaultAgentTurnLimit;
+  bool no_luck = false;
 };
 
 // The default field for this game: the agents it has and can build as specified (an agent that
@@ -84,6 +85,7 @@ void run(const TournamentCommand& command, const G& game) {
   options.isolate = command.isolate;
   options.progress_interval_seconds = command.interval;
   options.max_plies = command.max_plies;
+  options.luck = !command.no_luck && HasAnalysisValue<G>;
   options.progress = command.quiet                ? ProgressStyle::kNone
                      : ::isatty(::fileno(stderr)) ? ProgressStyle::kBar
                                                   : ProgressStyle::kLines;
@@ -101,7 +103,8 @@ void run(const TournamentCommand& command, const G& game) {
   if (!root) return;
   std::cout << report_table(report);
   std::cout << "\nFiles in " << command.out
-            << ": games.csv, records.jsonl, ratings.json, ratings.svg, timing.csv\n";
+            << ": games.csv, records.jsonl, ratings.json, ratings.svg, timing.csv"
+            << (options.luck ? ", luck.csv" : "") << "\n";
 }
 
 const RegisterCommand kRegister(
@@ -125,6 +128,10 @@ const RegisterCommand kRegister(
           ->check(CLI::Range(1, 1'000'000'000))
           ->capture_default_str();
       add_turn_limit_option(sub, command->turn_limit);
+      sub.add_flag("--no-luck", command->no_luck,
+                   "Rate on the plain scores only. By default a game with a value function is "
+                   "also rated on each game's score minus the luck of its dice, beside the plain "
+                   "ratings (luck.csv; docs/analysis.md)");
       add_seed_option(sub, command->seed, "Base seed of every game");
       sub.add_option("--out", command->out, "Output directory (default tournament-out)");
       sub.add_flag("--resume", command->resume,

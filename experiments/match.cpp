@@ -57,6 +57,20 @@ std::string match_to_text(const MatchResult& r) {
   if (r.turn_limit > 0) {
     out << "  turn limit " << r.turn_limit << " (a game still going then is a draw)\n";
   }
+  if (r.luck) {
+    const double narrower =
+        r.adjusted.stddev > 0 ? r.score.stddev / r.adjusted.stddev : std::nan("");
+    out << "  luck (values: " << r.luck_source << "):\n"
+        << "    " << r.sides[0] << "'s score " << number(r.score.mean) << " [95% CI "
+        << number(r.score.low) << " - " << number(r.score.high) << "]; adjusted for luck "
+        << number(r.adjusted.mean) << " [" << number(r.adjusted.low) << " - "
+        << number(r.adjusted.high) << "]: the interval is " << number(narrower)
+        << " times narrower (the same precision from " << number(narrower * narrower)
+        << " times fewer games)\n"
+        << "    mean luck of " << r.sides[0] << " " << number(r.luck_of_side0.mean) << " [95% CI "
+        << number(r.luck_of_side0.low) << " - " << number(r.luck_of_side0.high)
+        << "] (zero in expectation)\n";
+  }
   if (!r.first_error.empty()) out << "  first agent error: " << r.first_error << "\n";
   return out.str();
 }
@@ -89,7 +103,22 @@ std::string match_to_json(const MatchResult& r) {
     out << (first ? "" : ", ") << json_string(reason) << ": " << count;
     first = false;
   }
-  out << "},\n  \"turn_limit\": " << r.turn_limit << ",\n  \"mean_plies\": " << number(r.mean_plies)
+  out << "},\n";
+  if (r.luck) {
+    auto interval = [&](const char* name, const MeanInterval& m) {
+      out << "    " << json_string(name) << ": {\"mean\": " << number(m.mean)
+          << ", \"stddev\": " << number(m.stddev) << ", \"ci95_low\": " << number(m.low)
+          << ", \"ci95_high\": " << number(m.high) << "}";
+    };
+    out << "  \"luck\": {\n    \"values\": " << json_string(r.luck_source) << ",\n";
+    interval("score", r.score);
+    out << ",\n";
+    interval("adjusted_score", r.adjusted);
+    out << ",\n";
+    interval("luck", r.luck_of_side0);
+    out << "\n  },\n";
+  }
+  out << "  \"turn_limit\": " << r.turn_limit << ",\n  \"mean_plies\": " << number(r.mean_plies)
       << ",\n  \"seconds\": " << number(r.seconds) << "\n}\n";
   return out.str();
 }

@@ -21,12 +21,14 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "agents/registry.h"
 #include "engine/core/record.h"
+#include "experiments/analysis/luck.h"
 #include "experiments/game_result_codec.h"
 #include "experiments/mpi_jobs.h"
 #include "experiments/play_game.h"
@@ -50,6 +52,7 @@ struct MatchOptions {
   std::string record_dir;  // when set, each game's record is saved there
   int max_plies = 1'000'000;
   int turn_limit = kDefaultAgentTurnLimit;  // a draw at this many turns (engine/core/game_limit.h)
+  bool luck = false;  // also score each game adjusted for the luck of its dice (docs/analysis.md)
   // Called after each finished game, one call at a time (long matches report as they go).
   std::function<void(const MatchProgress&)> progress;
 };
@@ -76,6 +79,10 @@ struct MatchResult {
   double seconds = 0;
   std::map<std::string, int> end_reasons;
   int turn_limit = 0;  // games still going at this many turns were drawn (0: no limit)
+  // With MatchOptions::luck: side 0's score per game, plain and adjusted for luck, and the luck.
+  bool luck = false;
+  std::string luck_source;
+  MeanInterval score, adjusted, luck_of_side0;
 
   Interval win_interval(int side) const { return wilson_interval(wins[side], games); }
   double win_rate(int side) const { return games ? static_cast<double>(wins[side]) / games : 0; }
@@ -97,6 +104,7 @@ struct Outcome {
   int error_side = -1;
   std::string end_reason;
   std::string error;
+  double luck = 0;  // side 0's, with MatchOptions::luck
 };
 
 // Counts finished games for MatchOptions::progress; thread-safe.
@@ -143,7 +151,7 @@ inline void save_match_record(const std::string& record_dir, int index, const Ga
 template <Game G>
 void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
                    const MatchOptions& options, std::vector<Outcome>& outcomes,
-                   const std::string& local_error) {
+                   const std::string& local_error, const LuckMeter<G>* luck) {
   mpi::require_same_run("match\ngame " + std::string(game.info().name) + "\nrules " +
                             game.rules_json() + "\nagents " + specs[0] + " | " + specs[1] +
                             "\ngames " + std::to_string(options.games) + "\nseed " +
@@ -180,6 +188,9 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
                              std::to_string(index));
           }
           outcomes[static_cast<std::size_t>(index)] = outcome_of(played);
+          if (luck != nullptr) {
+            outcomes[static_cast<std::size_t>(index)].luck = luck->luck(played.record);
+          }
           if (!options.record_dir.empty()) {
             played.record.agents = {specs[0], specs[1]};
             save_match_record(options.record_dir, static_cast<int>(index), played.record);
@@ -208,6 +219,12 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
   result.seed = options.seed;
   result.turn_limit = recorded_turn_limit<G>(options.turn_limit);
   result.games = options.games;
+  std::optional<LuckMeter<G>> luck;
+  if (options.luck && (!mpi::distributed() || mpi::rank() == 0)) {
+    luck.emplace(game);
+    result.luck = true;
+    result.luck_source = luck->source();
+  }
   std::vector<Outcome> outcomes(static_cast<std::size_t>(options.games));
   const auto start = std::chrono::steady_clock::now();
   if (mpi::distributed()) {
@@ -221,7 +238,8 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     } catch (const std::exception& e) {
       error = e.what();
     }
-    match_detail::play_on_ranks(game, specs, options, outcomes, error);
+    match_detail::play_on_ranks(game, specs, options, outcomes, error,
+                                luck ? &*luck : nullptr);
     if (mpi::rank() != 0) {
       MatchResult none;  // (a named value: GCC 12 fails on a braced temporary here)
       return none;
@@ -246,6 +264,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
                                       options.turn_limit);
         played.record.agents = {specs[0], specs[1]};
         outcomes[static_cast<std::size_t>(index)] = match_detail::outcome_of(played);
+        if (luck) outcomes[static_cast<std::size_t>(index)].luck = luck->luck(played.record);
         if (!options.record_dir.empty()) {
           match_detail::save_match_record(options.record_dir, index, played.record);
         }
@@ -270,6 +289,18 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     ++result.end_reasons[o.end_reason];
   }
   result.mean_plies = static_cast<double>(plies) / options.games;
+  if (result.luck) {
+    std::vector<double> scores, adjusted, lucks;
+    for (const Outcome& o : outcomes) {
+      const double score = o.winner == 0 ? 1.0 : (o.winner == 1 ? 0.0 : 0.5);
+      scores.push_back(score);
+      lucks.push_back(o.luck);
+      adjusted.push_back(score - o.luck);
+    }
+    result.score = mean_interval(scores);
+    result.adjusted = mean_interval(adjusted);
+    result.luck_of_side0 = mean_interval(lucks);
+  }
   return result;
 }
 

@@ -175,7 +175,7 @@ class TemporaryFolder {
 
 py::object tournament(const PyGame& g, const std::vector<std::string>& agents, int pairs,
                       std::uint64_t seed, int threads, const py::object& out, bool resume,
-                      int max_plies, int turn_limit) {
+                      int max_plies, int turn_limit, bool luck) {
   turn_limit = checked_turn_limit(turn_limit);
   if (threads < 0)
     throw OptionError(error_text("bad value", "threads", "must be 0 (every core) or more"));
@@ -189,6 +189,7 @@ py::object tournament(const PyGame& g, const std::vector<std::string>& agents, i
   options.threads = threads;
   options.resume = resume;
   options.max_plies = max_plies;
+  options.luck = luck;
   std::ostringstream log;
   const std::string report = std::visit(
       [&](const auto& game) {
@@ -255,12 +256,13 @@ which `sling replay` reads)}.)doc");
   m.def("run_tournament", &tournament, py::arg("game"), py::arg("agents"), py::arg("pairs") = 10,
         py::arg("seed") = 1, py::arg("threads") = 0, py::arg("out") = py::none(),
         py::arg("resume") = false, py::arg("max_plies") = 20'000,
-        py::arg("turn_limit") = kDefaultAgentTurnLimit,
+        py::arg("turn_limit") = kDefaultAgentTurnLimit, py::arg("luck") = true,
         R"doc(A paired round robin between agent specs, as `sling tournament`: every pair of agents
 plays `pairs` pairs of games (one on each side, the same dice), on `threads` threads without the
 GIL.  Returns the report (ratings.json's content as a dict, plus 'log').  out: the folder for the
-command's files (config.json, games.csv, records.jsonl, ratings.json, ratings.svg); None plays in
-a temporary folder removed afterwards.)doc");
+command's files (config.json, games.csv, records.jsonl, ratings.json, ratings.svg, luck.csv); None
+plays in a temporary folder removed afterwards.  luck: also rate on the scores adjusted for the
+dice's luck ('luck_adjusted'), as the command does; turn_limit as `--turn-limit`.)doc");
   m.def(
       "random_playouts",
       [](const PyGame& g, int games, std::uint64_t seed, int max_plies) {

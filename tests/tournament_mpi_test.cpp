@@ -145,7 +145,7 @@ TEST_F(TournamentMpi, FilesAreTheSingleProcessFilesForOneThreeAndFourRanks) {
       run(plus(kTournament, {"--threads", "1", "--out", reference.string()}), base_ / "log").code,
       0);
   const auto expected = reproducible_files(reference);
-  ASSERT_EQ(expected.size(), 5u);  // config, games, records, ratings.json, ratings.svg
+  ASSERT_EQ(expected.size(), 6u);  // config, games, records, ratings.json, ratings.svg, luck
   for (int ranks : {1, 3, 4}) {
     const fs::path out = base_ / ("ranks" + std::to_string(ranks));
     const Finished r =

@@ -13,15 +13,34 @@ namespace sling {
 AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
                                              const AnalysisValueOptions& options) {
   using duel::CoarseDuelValue;
+  const CoarseDuelValue::Scope scope = options.candidates_only
+                                           ? CoarseDuelValue::Scope::kCandidates
+                                           : CoarseDuelValue::Scope::kAllActions;
   std::shared_ptr<const CoarseDuelValue> values;
   if (!options.solution_file.empty()) {
     auto solution = std::make_shared<const duel::DuelSolution>(
         duel::DuelSolution::load(options.solution_file, &game));
-    values = std::make_shared<const CoarseDuelValue>(game, std::move(solution),
-                                                     CoarseDuelValue::Scope::kAllActions);
-  } else {
-    values = duel::shared_coarse_value(game, 0, true, CoarseDuelValue::Scope::kAllActions,
-                                       options.refine);
+    values = std::make_shared<const CoarseDuelValue>(game, std::move(solution), scope);
+  } else if (options.refine == 0) {
+    // The finest solution already cached (the game's own lattice, then coarser ones), so that an
+    // analysis never starts a long solve; else the default coarse lattice, solved on first use.
+    for (int pitch = game.rules().pitch_cm; pitch <= 5 && !values; ++pitch) {
+      duel::DuelRules rules = game.rules();
+      rules.pitch_cm = pitch;
+      rules.turn_cap = 0;
+      std::shared_ptr<const duel::DuelSolution> cached;
+      try {
+        cached = duel::cached_duel_solution_if_present(duel::DuelGame(rules));
+      } catch (const RulesError&) {
+        break;  // a lattice too coarse for this board
+      }
+      if (cached) {
+        values = std::make_shared<const CoarseDuelValue>(game, std::move(cached), scope);
+      }
+    }
+  }
+  if (!values) {
+    values = duel::shared_coarse_value(game, 0, true, scope, options.refine);
   }
   AnalysisValue<duel::DuelGame> out;
   out.exact = values->exact();
@@ -36,8 +55,9 @@ AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
                  " cm solution interpolated to the " + lattice + " (approximate)";
   }
   if (game.rules().turn_cap > 0) out.source += ", valued without the rules' turn cap";
-  out.value = [values](const duel::DuelState& s) {
-    return values->win_probability(s, CoarseDuelValue::Scope::kAllActions);
+  if (options.candidates_only) out.source += ", inside a turn over the candidate actions";
+  out.value = [values, scope](const duel::DuelState& s) {
+    return values->win_probability(s, scope);
   };
   return out;
 }

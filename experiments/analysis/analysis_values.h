@@ -18,6 +18,10 @@ namespace sling {
 struct AnalysisValueOptions {
   std::string solution_file;  // the duel's exact solution (`sling solve duel --out`)
   int refine = 0;             // the duel without an exact solution: refinement sweeps
+  // The duel: value a state inside a turn over the game's candidate actions, not every legal one
+  // (about 30 times faster; what luck in tournaments uses: any fixed value function keeps the
+  // adjustment unbiased).
+  bool candidates_only = false;
 };
 
 template <Game G>

@@ -67,6 +67,7 @@ struct TournamentOptions {
   double progress_interval_seconds = 10;  // for kLines
   int max_plies = 1'000'000;
   bool isolate = false;  // one process per game: a crashing agent loses instead of ending the run
+  bool luck = false;     // also rate on scores adjusted for the dice's luck (luck.csv)
 };
 
 }  // namespace sling

@@ -22,10 +22,54 @@ std::string json_number(double value, const char* pattern = "%.2f") {
   return std::isfinite(value) ? format_number(pattern, value) : "null";
 }
 
+// The fit again on each game's score minus side 0's luck.  The Bradley-Terry score equations
+// (score - P) and their curvature (P (1 - P)) hold for any real score, so a game's adjusted score
+// may lie outside [0, 1]; but the fit has a finite solution only where each cell's (agents and
+// sides) mean score lies strictly inside it.  A one-sided cell whose adjusted mean falls outside
+// (a weak agent's losses exceed its chances) keeps its plain scores: its result decides anyway.
+// A game without a measured luck keeps its plain score.
+void add_luck(TournamentReport& report, const TournamentConfig& config,
+              const std::vector<GameRow>& rows, const TournamentLuck& luck,
+              std::vector<RatedGame> rated) {
+  report.luck = true;
+  report.luck_source = luck.source;
+  std::vector<double> game_luck(rows.size(), std::nan(""));
+  std::map<std::pair<int, int>, std::pair<double, int>> cells;  // adjusted sum, games
+  double sum = 0, sum2 = 0;
+  for (std::size_t g = 0; g < rows.size(); ++g) {
+    const auto it = luck.by_game.find(rows[g].game_id);
+    if (it == luck.by_game.end() || !std::isfinite(it->second)) continue;
+    game_luck[g] = it->second;
+    auto& cell = cells[{rows[g].agent0, rows[g].agent1}];
+    cell.first += rated[g].score0 - it->second;
+    ++cell.second;
+    sum += it->second;
+    sum2 += it->second * it->second;
+    ++report.luck_games;
+  }
+  for (std::size_t g = 0; g < rows.size(); ++g) {
+    if (!std::isfinite(game_luck[g])) continue;
+    const auto& cell = cells[{rows[g].agent0, rows[g].agent1}];
+    const double mean = cell.first / cell.second;
+    if (mean > 0 && mean < 1) rated[g].score0 -= game_luck[g];
+  }
+  if (report.luck_games > 0) {
+    const double n = static_cast<double>(report.luck_games);
+    report.mean_luck = sum / n;
+    const double variance =
+        n > 1 ? std::max(0.0, (sum2 - n * report.mean_luck * report.mean_luck) / (n - 1)) : 0;
+    const double half = 1.959963984540054 * std::sqrt(variance / n);
+    report.mean_luck_low = report.mean_luck - half;
+    report.mean_luck_high = report.mean_luck + half;
+  }
+  report.adjusted_fit =
+      fit_ratings(config.agents, rated, {.intervals = IntervalMethod::kClustered});
+}
+
 }  // namespace
 
 TournamentReport make_report(const TournamentConfig& config, const SideNames& sides,
-                             const std::vector<GameRow>& rows) {
+                             const std::vector<GameRow>& rows, const TournamentLuck* luck) {
   TournamentReport report;
   report.game = config.game;
   report.sides = sides;
@@ -70,6 +114,7 @@ TournamentReport make_report(const TournamentConfig& config, const SideNames& si
     }
   }
   report.fit = fit_ratings(config.agents, rated, {.intervals = IntervalMethod::kClustered});
+  if (luck != nullptr) add_luck(report, config, rows, *luck, rated);
   return report;
 }
 
@@ -100,6 +145,58 @@ std::string pad(const std::string& text, std::size_t width, bool left = true) {
   if (text.size() >= width) return text;
   return left ? text + std::string(width - text.size(), ' ')
               : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+namespace {
+
+std::string luck_table(const TournamentReport& report, const std::vector<int>& order,
+                       std::size_t name_width) {
+  std::ostringstream out;
+  out << "\nAdjusted for luck (each game's score minus the luck of its dice; values: "
+      << report.luck_source << "; " << report.luck_games << " games measured):\n";
+  out << "Mean luck of " << report.sides[0] << ": " << format_number("%+.4f", report.mean_luck)
+      << " [" << format_number("%+.4f", report.mean_luck_low) << ", "
+      << format_number("%+.4f", report.mean_luck_high) << "] (zero in expectation)\n";
+  // What separates agents is the interval of their difference (the ratings' common shift
+  // cancels): each agent against the next one down, adjusted and plain.
+  out << "rank  " << pad("agent", name_width)
+      << "   Elo   95% interval   vs next: adjusted  plain   narrower\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const int i = order[r];
+    const AgentRating& a = report.adjusted_fit.agents[i];
+    out << pad(std::to_string(r + 1), 4, false) << "  " << pad(report.agents[i], name_width)
+        << pad(signed_elo(a.elo), 6, false) << "  "
+        << pad("[" + signed_elo(a.ci_low) + ", " + signed_elo(a.ci_high) + "]", 13);
+    if (r + 1 < order.size()) {
+      const int next = order[r + 1];
+      const double adjusted = 1.959963984540054 * report.adjusted_fit.difference_stderr(i, next);
+      const double plain = 1.959963984540054 * report.fit.difference_stderr(i, next);
+      out << pad(format_number("%+.0f", report.adjusted_fit.agents[i].elo -
+                                            report.adjusted_fit.agents[next].elo) +
+                     format_number(" ±%.0f", adjusted),
+                 19, false)
+          << pad(format_number("±%.0f", plain), 7, false)
+          << pad(adjusted > 0 ? format_number("%.1fx", plain / adjusted) : "-", 10, false);
+    }
+    out << "\n";
+  }
+  out << "Likelihood of superiority adjusted for luck (row stronger than column):\n";
+  out << pad("", name_width + 5);
+  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
+  out << "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
+    for (int c : order) {
+      out << pad(order[r] == c
+                     ? "-"
+                     : percent(report.adjusted_fit.likelihood_of_superiority(order[r], c)),
+                 7, false);
+    }
+    out << "\n";
+  }
+  return out.str();
 }
 
 }  // namespace
@@ -156,6 +253,7 @@ std::string report_table(const TournamentReport& report) {
     }
     out << "\n";
   }
+  if (report.luck) out << luck_table(report, order, name_width);
   out << "\nHow games ended:";
   for (const auto& [reason, count] : report.ends) out << "  " << reason << " " << count;
   out << "\n(draws " << report.draws << ", agent errors " << report.errors << ")\n";
@@ -218,7 +316,36 @@ std::string report_json(const TournamentReport& report) {
     out << (first ? "" : ", ") << json_string(reason) << ": " << count;
     first = false;
   }
-  out << "},\n  \"draws\": " << report.draws << ",\n  \"errors\": " << report.errors << "\n}\n";
+  out << "},\n  \"draws\": " << report.draws << ",\n  \"errors\": " << report.errors;
+  if (report.luck) {
+    out << ",\n  \"luck_adjusted\": {\n    \"values\": " << json_string(report.luck_source)
+        << ",\n    \"games\": " << report.luck_games << ",\n    \"mean_luck\": "
+        << json_number(report.mean_luck, "%.5f") << ",\n    \"mean_luck_ci95\": ["
+        << json_number(report.mean_luck_low, "%.5f") << ", "
+        << json_number(report.mean_luck_high, "%.5f") << "],\n    \"side_advantage_elo\": "
+        << json_number(report.adjusted_fit.side_advantage_elo) << ",\n    \"agents\": [\n";
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      const AgentRating& a = report.adjusted_fit.agents[order[r]];
+      out << "      {\"name\": " << json_string(report.agents[order[r]])
+          << ", \"elo\": " << json_number(a.elo) << ", \"ci95_low\": " << json_number(a.ci_low)
+          << ", \"ci95_high\": " << json_number(a.ci_high) << "}"
+          << (r + 1 < order.size() ? "," : "") << "\n";
+    }
+    out << "    ],\n    \"likelihood_of_superiority\": [\n";
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      out << "      [";
+      for (std::size_t c = 0; c < order.size(); ++c) {
+        out << (c ? ", " : "")
+            << (r == c ? std::string("null")
+                       : json_number(report.adjusted_fit.likelihood_of_superiority(order[r],
+                                                                                   order[c]),
+                                     "%.4f"));
+      }
+      out << "]" << (r + 1 < order.size() ? "," : "") << "\n";
+    }
+    out << "    ]\n  }";
+  }
+  out << "\n}\n";
   return out.str();
 }
 

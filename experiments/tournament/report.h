@@ -29,10 +29,23 @@ struct TournamentReport {
   std::int64_t draws = 0;
   std::int64_t errors = 0;
   std::array<std::int64_t, 2> side_wins{};
+  // With --luck (docs/analysis.md): the same fit on scores adjusted for the dice's luck.
+  bool luck = false;
+  std::string luck_source;
+  RatingFit adjusted_fit;
+  double mean_luck = 0, mean_luck_low = 0, mean_luck_high = 0;  // side 0's, 95 % interval
+  std::int64_t luck_games = 0;                                   // games whose luck was measured
+};
+
+// Side 0's luck by game id, and the values that measured it (`luck` may be null: no luck).
+struct TournamentLuck {
+  std::map<std::int64_t, double> by_game;
+  std::string source;
 };
 
 TournamentReport make_report(const TournamentConfig& config, const SideNames& sides,
-                             const std::vector<GameRow>& rows);
+                             const std::vector<GameRow>& rows,
+                             const TournamentLuck* luck = nullptr);
 std::string report_table(const TournamentReport& report);
 std::string report_json(const TournamentReport& report);
 std::string report_svg(const TournamentReport& report);

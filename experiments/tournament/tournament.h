@@ -14,8 +14,10 @@
 #include <tbb/task_arena.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -24,6 +26,8 @@
 #include <vector>
 
 #include "agents/registry.h"
+#include "engine/core/io.h"
+#include "experiments/analysis/luck.h"
 #include "experiments/game_result_codec.h"
 #include "experiments/mpi_jobs.h"
 #include "experiments/play_game.h"
@@ -31,6 +35,7 @@
 #include "experiments/tournament/game_store.h"
 #include "experiments/tournament/process_pool.h"
 #include "experiments/tournament/report.h"
+#include "experiments/tournament/text_format.h"
 
 namespace sling {
 
@@ -75,6 +80,42 @@ GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
 }
 
 namespace tournament_detail {
+
+// Side 0's luck in every recorded game (docs/analysis.md), measured from records.jsonl on
+// `options.threads` threads and written to luck.csv (game_id,luck).
+template <Game G>
+TournamentLuck measure_luck(const G& game, const TournamentOptions& options) {
+  const LuckMeter<G> meter(game);
+  const auto records = load_tournament_records(options.out_dir);
+  std::vector<double> luck(records.size());
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, records.size(),
+                      [&](std::size_t i) { luck[i] = meter.luck(records[i].second); });
+  });
+  TournamentLuck out;
+  out.source = meter.source();
+  std::string csv = "game_id,luck\n";
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    out.by_game[records[i].first] = luck[i];
+    csv += std::to_string(records[i].first) + "," +
+           (std::isfinite(luck[i]) ? tournament_text::format_number("%.9f", luck[i]) : "") + "\n";
+  }
+  write_file_atomic((std::filesystem::path(options.out_dir) / "luck.csv").string(), csv);
+  return out;
+}
+
+template <Game G>
+TournamentReport finish_report(const G& game, const TournamentConfig& config,
+                               const TournamentOptions& options, const SideNames& sides,
+                               const std::vector<GameRow>& rows) {
+  TournamentLuck luck;
+  if (options.luck) luck = measure_luck(game, options);
+  TournamentReport report = make_report(config, sides, rows, options.luck ? &luck : nullptr);
+  write_report_files(options.out_dir, report);
+  return report;
+}
+
 
 // Plays the pending games on `threads` threads of this process.
 template <Game G>
@@ -168,9 +209,7 @@ TournamentReport run_on_ranks(const G& game, const TournamentConfig& config,
     mpi::abort_all(1);
   }
   const std::vector<GameRow> rows = store->finish();
-  TournamentReport report = make_report(config, sides, rows);
-  write_report_files(options.out_dir, report);
-  return report;
+  return finish_report(game, config, options, sides, rows);
 }
 
 }  // namespace tournament_detail
@@ -202,6 +241,7 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
     return tournament_detail::run_on_ranks(game, config, options, log, factory, sides, error);
   }
   for (const std::string& spec : config.agents) factory(game, spec);  // bad specs fail now
+  if (options.luck) LuckMeter<G> check(game);  // a game without values fails now, not at the end
 
   TournamentStore store(config, sides, options, log);
   const std::vector<std::int64_t> pending = store.pending_games();
@@ -216,9 +256,7 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
     tournament_detail::play_on_threads(game, config, factory, options, store, pending, threads);
   }
   const std::vector<GameRow> rows = store.finish();
-  TournamentReport report = make_report(config, sides, rows);
-  write_report_files(options.out_dir, report);
-  return report;
+  return tournament_detail::finish_report(game, config, options, sides, rows);
 }
 
 }  // namespace sling
