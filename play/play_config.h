@@ -73,6 +73,7 @@ inline constexpr const char* kPlayHelp =
     "                chances (`hint all`: every candidate)\n"
     "  undo          back to your previous decision (the dice stay as they fell)\n"
     "  log           every die and action so far\n"
+    "  analyse [F]   every decision so far rated and every roll's luck (F: an SVG graph)\n"
     "  save FILE     save the game (a game record; `sling replay FILE` replays it)\n"
     "  load FILE     continue a saved game\n"
     "  quit          leave (end of input does the same)\n";

@@ -30,6 +30,7 @@
 #include "play/game_views.h"
 #include "play/move_log.h"
 #include "play/play_agents.h"
+#include "play/play_analysis.h"
 #include "play/play_config.h"
 #include "play/playout_analysis.h"
 #include "play/progress.h"
@@ -354,7 +355,8 @@ class PlaySession {
 
   // After the end of a game with a person at the board: save, log, undo or load, or leave.
   bool after_game() {
-    out_ << "The game is over: `save FILE`, `log`, `undo`, `load FILE` or `quit`.\n";
+    out_ << "The game is over: `analyse [FILE.svg]` (your errors and your luck), `save FILE`, "
+            "`log`, `undo`, `load FILE` or `quit`.\n";
     while (true) {
       out_ << "> " << std::flush;
       std::string line;
@@ -389,6 +391,10 @@ class PlaySession {
     }
     if (word == "log") {
       print_log();
+      return Turn::kActed;
+    }
+    if (word == "analyse" || word == "analyze") {
+      print_game_analysis(out_, rules_game_, record(), rest);
       return Turn::kActed;
     }
     if (word == "undo") {

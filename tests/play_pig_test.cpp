@@ -153,3 +153,35 @@ TEST(PlayPig, ASolutionFileDrivesTheStrongPresetAndTheHints) {
 
 }  // namespace
 }  // namespace sling::play
+
+namespace sling::play {
+namespace {
+
+// After the game, `analyse` rates the person's decisions by the exact solution and measures the
+// luck; holding at 20 early in the game is a known error of the rule of thumb.
+TEST(PlayPig, AnalyseAfterTheGameRatesThePersonsDecisions) {
+  const PigGame game;
+  bool analysed = false;
+  ScriptedPig play(game, pig_config("human", "strong", 4),
+                   [&](const PigState& s) -> std::optional<std::string> {
+                     if (game.is_terminal(s)) {
+                       if (analysed) return "quit";
+                       analysed = true;
+                       return "analyse";
+                     }
+                     const bool hold =
+                         s.turn_total >= 20 || s.scores[0] + s.turn_total >= game.goal();
+                     return std::string(hold ? "hold" : "roll");
+                   });
+  EXPECT_TRUE(play.session.run());
+  const std::string text = play.out.str();
+  EXPECT_TRUE(analysed);
+  EXPECT_NE(text.find("Values: the exact solution (goal 100) (exact)."), std::string::npos)
+      << text.substr(text.size() > 3000 ? text.size() - 3000 : 0);
+  EXPECT_NE(text.find("First (human): "), std::string::npos);
+  EXPECT_NE(text.find("Second (strong): "), std::string::npos);
+  EXPECT_NE(text.find("adjusted for luck"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sling::play
