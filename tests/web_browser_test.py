@@ -509,7 +509,7 @@ def play_pig(page, out, scratch):
     state = page.new_game("pig", "human", "easy", 2, rules)
     if state["board"]["goal"] != 40:
         fail("the uploaded rules were not used (goal %s)" % state["board"]["goal"])
-    shot = False
+    shot = passed = False
     for _ in range(1000):
         state = page.settle()
         if state["over"]:
@@ -519,12 +519,48 @@ def play_pig(page, out, scratch):
             page.screenshot(out, "pig.png")
             page.at_every_size(out, "pig")
             shot = True
-        hold = state["board"]["turn_total"] >= 20
+        # The first decision passes the turn (a hold of nothing): an error for the analysis.
+        hold = state["board"]["turn_total"] >= 20 or not passed
+        passed = True
         button = next(b for b in page.buttons("actions") if b.text.startswith("hold" if hold else "roll"))
         button.click()
     if not state["over"]:
         fail("the game of Pig did not finish")
     print("pig: " + state["result"])
+    check_analysis(page, out)
+
+
+def check_analysis(page, out):
+    """After the game the Analysis panel shows the graph, both sides' totals and the errors; a
+    click on an error goes to its position and shows the better move."""
+    page.click("analyse")
+    page.settle()
+    page.wait(lambda: page.js("return !!document.querySelector('#game-analysis img.analysis-graph')"),
+              "the analysis graph")
+    graph = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
+                    " return [g.complete, g.naturalWidth, g.getBoundingClientRect().width]")
+    if not graph[0] or graph[1] < 100 or graph[2] < 200:
+        fail("the analysis graph is not drawn (%s)" % graph)
+    rows = page.js("return document.querySelectorAll('#game-analysis table.analysis-totals tr').length")
+    if rows != 3:
+        fail("the analysis lists %d rows of totals, not a header and two sides" % rows)
+    errors = page.driver.find_elements(By.CSS_SELECTOR, "#game-analysis ol.analysis-errors li")
+    if not errors:
+        fail("the analysis lists no error, though the person passed a turn")
+    ply = int(errors[0].get_attribute("data-ply"))
+    errors[0].click()
+    state = page.settle()
+    if state["ply"] != ply - 1:
+        fail("the click on the error of ply %d went to ply %d" % (ply, state["ply"]))
+    move = page.js("return document.getElementById('analysis-move').textContent")
+    if "better: roll" not in move:
+        fail("the better move is not shown: '%s'" % move)
+    if page.js("return document.getElementById('replay-controls').hidden"):
+        fail("the finished game cannot be stepped through from the error")
+    check_layout(page, "the analysis panel at 1280x720")
+    page.js("document.getElementById('game-analysis').scrollIntoView()")
+    page.screenshot(out, "analysis-1280x720.png")
+    print("analysis: %d errors listed; %s" % (len(errors), move))
 
 
 def check_pig_layout(page, state):

@@ -45,7 +45,7 @@ bool is_wildcard(const std::string& host) {
 }  // namespace
 
 struct WebServer::Impl {
-  enum class JobKind { kAi, kHint, kEval };
+  enum class JobKind { kAi, kHint, kEval, kAnalysis };
   struct Job {
     std::weak_ptr<WebSession> session;
     JobKind kind;
@@ -150,6 +150,8 @@ struct WebServer::Impl {
       try {
         if (job.kind == JobKind::kHint) {
           session->run_hint();
+        } else if (job.kind == JobKind::kAnalysis) {
+          session->run_analysis();
         } else if (job.kind == JobKind::kEval) {
           session->run_eval();
         } else if (session->run_ai_step()) {
@@ -374,6 +376,21 @@ struct WebServer::Impl {
                 schedule(session, JobKind::kHint);
                 respond_json(response, with_id(id, session->state_json()));
               }));
+    // The analysis of a finished game or a replay: POST starts it (on a worker: the duel's value
+    // function may first solve a coarse lattice) and answers as GET does, with its status.
+    http.Post(game + "/analysis",
+              guarded(true, [this](const httplib::Request& request, httplib::Response& response) {
+                parse_body(request.body);
+                const std::string id = request.matches[1].str();
+                const std::shared_ptr<WebSession> session = find(id);
+                if (session->request_analysis()) schedule(session, JobKind::kAnalysis);
+                respond_json(response, with_id(id, session->analysis_json()));
+              }));
+    http.Get(game + "/analysis",
+             guarded(false, [this](const httplib::Request& request, httplib::Response& response) {
+               const std::string id = request.matches[1].str();
+               respond_json(response, with_id(id, find(id)->analysis_json()));
+             }));
   }
 
   FactoryOptions factory_options(bool replay) const {

@@ -24,6 +24,7 @@
 #include "play/play_agents.h"
 #include "play/play_session.h"
 #include "play/playout_analysis.h"
+#include "play/web/web_analysis.h"
 #include "play/web/web_estimates.h"
 #include "play/web/web_log.h"
 #include "play/web/web_session.h"
@@ -260,12 +261,31 @@ class WebGame final : public WebSession {
 
   std::string record_json() override {
     std::lock_guard lock(mutex_);
-    GameRecord record{std::string(game_.info().name), rules_game_.rules_json(), seed_, history_};
-    record.turn_limit = turn_limit_;
-    // Who plays each side, as a terminal save records it, so that `sling play --load` brings
-    // back the same opponent.
-    if (!config_.replay) record.agents = {config_.sides[0], config_.sides[1]};
-    return record_to_json(record);
+    return record_to_json(record_locked());
+  }
+
+  bool request_analysis() override {
+    std::lock_guard lock(mutex_);
+    if (!config_.replay && !game_.is_terminal(state_))
+      throw conflict("the game is not over: it is analysed at its end, or in a replay");
+    return game_analysis_.request(history_.size());
+  }
+
+  void run_analysis() override {
+    GameRecord record;
+    {
+      std::lock_guard lock(mutex_);
+      if (!game_analysis_.running()) return;
+      record = record_locked();
+    }
+    auto result = WebAnalysis<G>::compute(rules_game_, record, config_.solution_file);
+    std::lock_guard lock(mutex_);
+    game_analysis_.finish(std::move(result));
+  }
+
+  std::string analysis_json() override {
+    std::lock_guard lock(mutex_);
+    return game_analysis_.json(history_.size());
   }
 
   bool ai_due() override {
@@ -405,6 +425,15 @@ class WebGame final : public WebSession {
     double win = 0;
     std::vector<Choice> actions;
   };
+
+  GameRecord record_locked() const {
+    GameRecord record{std::string(game_.info().name), rules_game_.rules_json(), seed_, history_};
+    record.turn_limit = turn_limit_;
+    // Who plays each side, as a terminal save records it, so that `sling play --load` brings
+    // back the same opponent.
+    if (!config_.replay) record.agents = {config_.sides[0], config_.sides[1]};
+    return record;
+  }
 
   // Games between agents end (engine/core/game_limit.h): a game without a person is played to the
   // limit of games between agents; a save or a replay keeps the limit it was played to.
@@ -622,6 +651,7 @@ class WebGame final : public WebSession {
   std::optional<HintResult> hint_;
   AgentPtr<G> hinter_;
   PositionEstimates<G> estimates_;  // God's stakes and the strip, by the strong agent
+  WebAnalysis<G> game_analysis_;    // the Analysis panel's, of a finished game or a replay
 };
 
 }  // namespace sling::web

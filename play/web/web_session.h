@@ -47,6 +47,12 @@ class WebSession {
   virtual void run_eval() = 0;
   // The file name a save of this game goes by: the game, its seed and its length.
   virtual std::string save_name() = 0;
+  // The analysis of a finished game or a replay (play/web/web_analysis.h), on a worker:
+  // request_analysis refuses a game in progress (409) and returns whether run_analysis is due;
+  // analysis_json is {"status", "error", "analysis", "svg"}.
+  virtual bool request_analysis() = 0;
+  virtual void run_analysis() = 0;
+  virtual std::string analysis_json() = 0;
 
   void touch() { last_seen_ = Clock::now().time_since_epoch().count(); }
   Clock::time_point last_seen() const {

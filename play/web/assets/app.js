@@ -53,7 +53,7 @@ async function run(task) {
 
 // An agent is to move or thinking, or a hint is being computed: the page waits (and tests too).
 function agentBusy() {
-  return !!game && game.mode === 'play' &&
+  return !!game && game.mode === 'play' && game.ply === game.plies &&
          (game.thinking || game.hint_running || (!game.over && !game.human_turn && !game.ai_error));
 }
 
@@ -341,6 +341,7 @@ async function init() {
   $('replay-file').addEventListener('change', () => run(loadReplay));
   $('replay-open').addEventListener('click', () => run(openReplayPick));
   $('hint').addEventListener('click', () => run(requestHint));
+  $('analyse').addEventListener('click', () => run(requestAnalysis));
   $('undo').addEventListener('click', () => run(undo));
   $('close').addEventListener('click', () => leaveGame('panel-new'));
   $('leave-no').addEventListener('click', () => { $('leave-dialog').hidden = true; });

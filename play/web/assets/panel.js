@@ -79,7 +79,7 @@ function renderPanel(s) {
   $('result').hidden = !s.over;
   $('result').textContent = s.over ? resultText(s) : '';
   $('result').title = s.over ? s.result : '';
-  $('status').textContent = (play ? 'Ply ' : 'Replay: ply ') + s.ply + (play ? '' : ' of ' + s.plies) +
+  $('status').textContent = (play ? 'Ply ' : 'Replay: ply ') + s.ply + (play && s.ply === s.plies ? '' : ' of ' + s.plies) +
                             ', seed ' + s.seed + (s.ai_error ? '. ' + s.ai_error : '');
   const thinker = s.to_move >= 0 ? s.sides[s.to_move].name : '';
   $('thinking').hidden = !s.thinking && !s.hint_running;
@@ -121,14 +121,17 @@ function renderPanel(s) {
   // Named after the game (the server's Content-Disposition says the same).
   $('save').href = '/api/games/' + gameId + '/record';
   $('save').download = 'sling-' + s.game + '-seed' + s.seed + '-ply' + s.plies + '.json';
-  $('replay-controls').hidden = play;
-  if (!play) {
+  // A finished game is stepped through as a replay is (its analysis goes to its errors).
+  const review = !play || s.over || s.ply < s.plies;
+  $('replay-controls').hidden = !review;
+  if (review) {
     $('replay-ply').max = s.plies;
     $('replay-ply').value = s.ply;
     $('replay-at').textContent = s.ply + ' / ' + s.plies;
   }
   renderHint(s);
   renderAnalysis(s);
+  renderGameAnalysis(s);
   renderLog(s);
 }
 

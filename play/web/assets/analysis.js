@@ -1,0 +1,136 @@
+// The Analysis panel, after a game and in a replay: the server analyses the whole game on a
+// worker (play/web/web_analysis.h, as `sling analyse` does), and the panel shows its graph of the
+// first side's win chance, each side's totals and the errors.  A click on an error goes to the
+// position where it was made (the replay's step mechanism) and shows the better move.
+'use strict';
+
+let analysisShown = null;  // {id, plies, a} of the analysis in the panel
+let analysisPick = null;   // the error picked in the list
+
+// A game over, a replay, or a finished game looked back at (its ply before its end).
+function analysable(s) {
+  return s.mode === 'replay' || s.over || s.ply < s.plies;
+}
+
+function signedPoints(change) {
+  return (change >= 0 ? '+' : '\u2212') + Math.abs(100 * change).toFixed(1) + ' points';
+}
+
+function sideName(a, side) {
+  const name = a.sides[side].side;
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// Called with every state drawn: the Analyse button, and the panel of this game kept.
+function renderGameAnalysis(s) {
+  $('analyse').hidden = !analysable(s);
+  const shown = analysisShown && analysisShown.id === gameId && analysisShown.plies === s.plies;
+  if (!shown) {
+    analysisShown = null;
+    analysisPick = null;
+    $('game-analysis').hidden = true;
+    return;
+  }
+  for (const item of $('game-analysis').querySelectorAll('li[data-ply]')) {
+    item.classList.toggle('current', Number(item.dataset.ply) - 1 === s.ply);
+  }
+}
+
+async function requestAnalysis() {
+  const id = gameId;
+  const box = $('game-analysis');
+  box.hidden = false;
+  box.textContent = 'Analysing the game\u2026';
+  let reply = await api('POST', '/api/games/' + id + '/analysis', {});
+  while (reply.status === 'running' && id === gameId) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    reply = await api('GET', '/api/games/' + id + '/analysis');
+  }
+  if (id !== gameId) return;
+  if (reply.status !== 'done') {
+    box.hidden = true;
+    throw new Error('No analysis: ' + (reply.error || 'the game has changed; try again'));
+  }
+  analysisShown = { id: id, plies: reply.analysis.plies.length, a: reply.analysis, svg: reply.svg };
+  analysisPick = null;
+  drawAnalysis();
+}
+
+function drawAnalysis() {
+  const { a, svg } = analysisShown;
+  const box = $('game-analysis');
+  box.innerHTML = '';
+  const head = document.createElement('h3');
+  head.textContent = 'Analysis';
+  const source = document.createElement('div');
+  source.className = 'note';
+  source.textContent = 'Values: ' + a.values.source + '. The graph: ' + sideName(a, 0) + '\u2019s win chance; errors and big rolls marked.';
+  // An image, not inline markup: the graph is drawn, never run.
+  const graph = document.createElement('img');
+  graph.className = 'analysis-graph';
+  graph.alt = 'win chance over the game';
+  graph.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+  box.append(head, source, graph, totalsTable(a));
+
+  const errors = a.plies.filter((p) => p.side >= 0 && p.error);
+  const title = document.createElement('div');
+  title.textContent = errors.length ? 'Errors (click one to see its position and the better move):'
+                                    : 'No errors.';
+  box.appendChild(title);
+  const list = document.createElement('ol');
+  list.className = 'analysis-errors';
+  for (const p of errors) {
+    const item = document.createElement('li');
+    item.dataset.ply = p.ply;
+    item.className = 'error-' + p.error.replace(' ', '-');
+    item.textContent = 'ply ' + p.ply + (p.turn ? ', turn ' + p.turn : '') + ': ' + sideName(a, p.side) + ' ' +
+                       p.text.replace(/\s{2,}/g, ' ') + ' (' + p.error + ', ' + signedPoints(-p.loss) + ')';
+    item.addEventListener('click', () => run(() => goToError(p)));
+    list.appendChild(item);
+  }
+  box.appendChild(list);
+  const move = document.createElement('div');
+  move.id = 'analysis-move';
+  box.appendChild(move);
+  if (analysisPick) showBetterMove(analysisPick);
+  if (game) renderGameAnalysis(game);
+}
+
+function totalsTable(a) {
+  const table = document.createElement('table');
+  table.className = 'analysis-totals';
+  const header = table.insertRow();
+  for (const label of ['', 'decisions', 'doubtful', 'bad', 'very bad', 'luck (points)', 'result', 'adjusted']) {
+    const cell = document.createElement('th');
+    cell.textContent = label;
+    header.appendChild(cell);
+  }
+  a.sides.forEach((entry, side) => {
+    const t = entry.totals;
+    const row = table.insertRow();
+    const who = sideName(a, side) + (entry.player ? ' (' + entry.player + ')' : '');
+    for (const value of [who, t.decisions, t.errors.doubtful, t.errors.bad, t.errors['very bad'],
+                         signedPoints(t.luck).replace(' points', ''), t.result.toFixed(1),
+                         t.adjusted_result.toFixed(3)]) {
+      row.insertCell().textContent = value;
+    }
+  });
+  table.title = 'luck: the dice\u2019s part of the result; adjusted: the result less the luck';
+  return table;
+}
+
+// The position before the error, with the better move and both values for the side that erred.
+async function goToError(p) {
+  analysisPick = p;
+  await replayTo(p.ply - 1);
+  showBetterMove(p);
+}
+
+function showBetterMove(p) {
+  const a = analysisShown.a;
+  const box = $('analysis-move');
+  if (!box) return;
+  box.textContent = 'Ply ' + p.ply + ': ' + sideName(a, p.side) + ' played ' + p.text.replace(/\s{2,}/g, ' ') +
+                    ' (' + percent(p.chosen) + '); better: ' + p.best_text.replace(/\s{2,}/g, ' ') + ' (' +
+                    percent(p.best) + '), ' + p.error + ', ' + signedPoints(-p.loss) + '.';
+}
