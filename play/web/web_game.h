@@ -27,6 +27,7 @@
 #include "play/web/web_analysis.h"
 #include "play/web/web_estimates.h"
 #include "play/web/web_log.h"
+#include "play/web/web_moves.h"
 #include "play/web/web_session.h"
 #include "play/web/web_views.h"
 
@@ -404,28 +405,6 @@ class WebGame final : public WebSession {
   }
 
  private:
-  struct Choice {
-    Action action;
-    std::string label;
-    double win;
-    std::int64_t visits;
-  };
-  struct AiMove {  // what an agent found when it last moved
-    bool present = false;
-    std::string action;
-    bool exact = false;
-    bool estimated = false;  // false: the agent reports no analysis
-    double win = 0;
-    std::vector<Choice> alternatives;
-  };
-  struct HintResult {
-    std::size_t ply = 0;
-    std::string source, name, error;  // the agent's spec and its short name
-    bool exact = false;
-    double win = 0;
-    std::vector<Choice> actions;
-  };
-
   GameRecord record_locked() const {
     GameRecord record{std::string(game_.info().name), rules_game_.rules_json(), seed_, history_};
     record.turn_limit = turn_limit_;
@@ -566,70 +545,8 @@ class WebGame final : public WebSession {
     return move;
   }
 
-  static void write_choices(JsonWriter& out, const std::vector<Choice>& choices,
-                            Action best = kInvalidAction) {
-    out.StartArray();
-    for (const Choice& c : choices) {
-      out.StartObject();
-      write_key(out, "code");
-      out.Uint(c.action);
-      write_key(out, "label");
-      write_string(out, c.label);
-      write_key(out, "win");
-      out.Double(std::round(c.win * 1000) / 1000);
-      write_key(out, "visits");
-      out.Int64(c.visits);
-      write_key(out, "best");
-      out.Bool(c.action == best);
-      out.EndObject();
-    }
-    out.EndArray();
-  }
-
   void write_analysis(JsonWriter& out, bool current) const {
-    write_key(out, "analysis");
-    out.StartArray();
-    for (const AiMove& move : analysis_) {
-      if (!move.present) {
-        out.Null();
-        continue;
-      }
-      out.StartObject();
-      write_key(out, "action");
-      write_string(out, move.action);
-      write_key(out, "estimated");
-      out.Bool(move.estimated);
-      write_key(out, "exact");
-      out.Bool(move.exact);
-      write_key(out, "win");
-      out.Double(std::round(move.win * 1000) / 1000);
-      write_key(out, "alternatives");
-      write_choices(out, move.alternatives);
-      out.EndObject();
-    }
-    out.EndArray();
-    write_key(out, "hint_running");
-    out.Bool(hint_running_);
-    write_key(out, "hint");
-    if (!hint_ || !current || hint_->ply != history_.size()) {
-      out.Null();
-      return;
-    }
-    out.StartObject();
-    write_key(out, "source");
-    write_string(out, hint_->source);
-    write_key(out, "source_name");
-    write_string(out, hint_->name);
-    write_key(out, "error");
-    write_string(out, hint_->error);
-    write_key(out, "exact");
-    out.Bool(hint_->exact);
-    write_key(out, "win");
-    out.Double(std::round(hint_->win * 1000) / 1000);
-    write_key(out, "actions");
-    write_choices(out, hint_->actions,
-                  hint_->actions.empty() ? kInvalidAction : hint_->actions.front().action);
-    out.EndObject();
+    write_moves_and_hint(out, analysis_, hint_running_, hint_, current, history_.size());
   }
 
   // The game as its rules define it (the agents play it), and the game stepped here: the same
