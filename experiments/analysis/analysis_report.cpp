@@ -33,6 +33,11 @@ std::string capitalised(std::string text) {
   return text;
 }
 
+// "David's", "Danes'".
+std::string possessive(const std::string& name) {
+  return name + (!name.empty() && name.back() == 's' ? "'" : "'s");
+}
+
 std::string who(const GameAnalysis& a, int side) {
   const std::string name = capitalised(a.sides[static_cast<std::size_t>(side)]);
   const std::string& player = a.players[static_cast<std::size_t>(side)];
@@ -255,7 +260,7 @@ std::string analysis_svg(const GameAnalysis& a) {
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
-      << capitalised(a.sides[0]) << "'s win probability, ply by ply</text>\n"
+      << possessive(capitalised(a.sides[0])) << " win probability, ply by ply</text>\n"
       << "<text x=\"" << kLeft << "\" y=\"40\" fill=\"#555\">" << who(a, 0) << " against "
       << who(a, 1) << "; values: " << a.source << "</text>\n";
   for (int tick = 0; tick <= 4; ++tick) {
