@@ -151,6 +151,20 @@ std::string pad(const std::string& text, std::size_t width, bool left = true) {
 
 namespace {
 
+// A matrix over the agents in rank order: a header of ranks, then one row per agent.
+template <class Cell>
+void write_matrix(std::ostringstream& out, const TournamentReport& report,
+                  const std::vector<int>& order, std::size_t name_width, const Cell& cell) {
+  out << pad("", name_width + 5);
+  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
+  out << "\n";
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
+    for (int c : order) out << pad(cell(order[r], c), 7, false);
+    out << "\n";
+  }
+}
+
 std::string luck_table(const TournamentReport& report, const std::vector<int>& order,
                        std::size_t name_width) {
   std::ostringstream out;
@@ -183,19 +197,9 @@ std::string luck_table(const TournamentReport& report, const std::vector<int>& o
     out << "\n";
   }
   out << "Likelihood of superiority adjusted for luck (row stronger than column):\n";
-  out << pad("", name_width + 5);
-  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
-  out << "\n";
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
-    for (int c : order) {
-      out << pad(order[r] == c
-                     ? "-"
-                     : percent(report.adjusted_fit.likelihood_of_superiority(order[r], c)),
-                 7, false);
-    }
-    out << "\n";
-  }
+  write_matrix(out, report, order, name_width, [&](int i, int j) {
+    return i == j ? std::string("-") : percent(report.adjusted_fit.likelihood_of_superiority(i, j));
+  });
   return out.str();
 }
 
@@ -233,26 +237,12 @@ std::string report_table(const TournamentReport& report) {
         << pad(percent(report.side_score_rate[i][1]), 8, false) << "\n";
   }
   out << "\nScore of the row agent against the column agent (both sides; draws count half):\n";
-  out << pad("", name_width + 5);
-  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
-  out << "\n";
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
-    for (int c : order) out << pad(percent(report.score_rate[order[r]][c]), 7, false);
-    out << "\n";
-  }
+  write_matrix(out, report, order, name_width,
+               [&](int i, int j) { return percent(report.score_rate[i][j]); });
   out << "\nLikelihood of superiority (row stronger than column):\n";
-  out << pad("", name_width + 5);
-  for (std::size_t c = 0; c < order.size(); ++c) out << pad("#" + std::to_string(c + 1), 7, false);
-  out << "\n";
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    out << pad("#" + std::to_string(r + 1) + " " + report.agents[order[r]], name_width + 5);
-    for (int c : order) {
-      out << pad(order[r] == c ? "-" : percent(report.fit.likelihood_of_superiority(order[r], c)),
-                 7, false);
-    }
-    out << "\n";
-  }
+  write_matrix(out, report, order, name_width, [&](int i, int j) {
+    return i == j ? std::string("-") : percent(report.fit.likelihood_of_superiority(i, j));
+  });
   if (report.luck) out << luck_table(report, order, name_width);
   out << "\nHow games ended:";
   for (const auto& [reason, count] : report.ends) out << "  " << reason << " " << count;
