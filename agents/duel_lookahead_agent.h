@@ -20,7 +20,7 @@
 #include "agents/duel_value.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/exploit_values.h"
 
 namespace sling {

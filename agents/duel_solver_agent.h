@@ -11,9 +11,9 @@
 
 #include "agents/agent.h"
 #include "agents/duel_action_values.h"
-#include "agents/shared_cache.h"
 #include "agents/spec.h"
 #include "engine/core/errors.h"
+#include "engine/core/keyed_cache.h"
 #include "solvers/duel/capped_cache.h"
 #include "solvers/duel/capped_solution.h"
 #include "solvers/duel/solver.h"
@@ -64,12 +64,16 @@ using DuelCappedSolverAgent = ExactDuelAgent<duel::CappedDuelSolution>;
 // Loads the solution named by `file=` once per content (a rewritten file is read again) and checks
 // that it was solved for this game's rules.  Two solutions of each kind stay loaded at most: one
 // at the default lattice takes about 2 GiB (a capped one's recomputed turns are shared too).
+namespace detail {
+template <class Solution>
+inline KeyedCache<Solution> loaded_exact_solutions(2);
+}  // namespace detail
+
 template <class Solution>
 std::shared_ptr<const Solution> shared_exact_solution(const duel::DuelGame& game,
                                                       const std::string& file) {
-  static SharedCache<Solution> loaded(2);
-  std::shared_ptr<const Solution> solution =
-      loaded.get(file_content_key(file), [&] { return Solution::load(file, &game); });
+  std::shared_ptr<const Solution> solution = detail::loaded_exact_solutions<Solution>.get(
+      file_content_key(file), [&] { return Solution::load(file, &game); });
   if (!(solution->game().rules() == game.rules())) {
     solution = std::make_shared<const Solution>(Solution::load(file, &game));
   }
@@ -86,12 +90,20 @@ inline std::shared_ptr<const duel::CappedDuelSolution> shared_capped_duel_soluti
   return shared_exact_solution<duel::CappedDuelSolution>(game, file);
 }
 
+namespace detail {
+// The files whose uncertified solution has been warned about in this process.
+struct UncertifiedWarnings {
+  std::mutex mutex;
+  std::set<std::string> files;
+};
+inline UncertifiedWarnings uncertified_warnings;
+}  // namespace detail
+
 // One warning on stderr per file and process for an uncertified solution played anyway.
 inline void warn_uncertified_once(const std::string& file, const std::string& line) {
-  static std::mutex mutex;
-  static std::set<std::string> warned;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (warned.insert(file).second) std::cerr << "sling: warning: " << line << '\n';
+  auto& warned = detail::uncertified_warnings;
+  const std::lock_guard<std::mutex> lock(warned.mutex);
+  if (warned.files.insert(file).second) std::cerr << "sling: warning: " << line << '\n';
 }
 
 // The `solver` agent's options, declared once for the agent and for `sling agents duel`.

@@ -7,7 +7,7 @@
 
 #include "agents/game_value.h"
 #include "engine/duel/duel.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 
 namespace sling {
 

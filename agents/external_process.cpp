@@ -22,10 +22,10 @@ namespace sling {
 namespace {
 
 // A program that exits while Sling writes to it must not kill Sling with SIGPIPE: the write
-// fails with EPIPE instead, and the agent loses its game.
+// fails with EPIPE instead, and the agent loses its game.  Once per process.
+std::once_flag broken_pipes_ignored;
 void ignore_broken_pipes() {
-  static std::once_flag once;
-  std::call_once(once, [] { ::signal(SIGPIPE, SIG_IGN); });
+  std::call_once(broken_pipes_ignored, [] { ::signal(SIGPIPE, SIG_IGN); });
 }
 
 int milliseconds_until(ChildProcess::Clock::time_point deadline) {

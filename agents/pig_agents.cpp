@@ -2,21 +2,25 @@
 
 #include <string>
 
-#include "agents/shared_cache.h"
+#include "engine/core/keyed_cache.h"
 
 namespace sling {
 namespace pig {
 
+namespace {
 // Solved tables by goal, and tables read from files by content; four of each at most (a table to
 // the largest goal takes 62 MB).
+KeyedCache<PigSolution> solved_tables(4);
+KeyedCache<PigSolution> loaded_tables(4);
+}  // namespace
+
 std::shared_ptr<const PigSolution> shared_solution(int goal) {
-  static SharedCache<PigSolution> solved(4);
-  return solved.get("goal " + std::to_string(goal), [&] { return PigSolution::solve(goal); });
+  return solved_tables.get("goal " + std::to_string(goal),
+                           [&] { return PigSolution::solve(goal); });
 }
 
 std::shared_ptr<const PigSolution> shared_solution_file(const std::string& path) {
-  static SharedCache<PigSolution> loaded(4);
-  return loaded.get(file_content_key(path), [&] { return PigSolution::load(path); });
+  return loaded_tables.get(file_content_key(path), [&] { return PigSolution::load(path); });
 }
 
 SolverAgent::SolverAgent(const PigGame& game, std::string table_path)

@@ -17,7 +17,7 @@
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
 #include "solvers/duel/capped_cache.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 
 namespace sling {
 

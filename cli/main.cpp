@@ -14,8 +14,8 @@
 
 #include "cli/command.h"
 #include "cli/games.h"
+#include "engine/core/disk_cache.h"
 #include "engine/core/errors.h"
-#include "solvers/duel/coarse_value.h"
 
 namespace sling::cli {
 
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   // Where computed values are cached (the duel's value function solves a coarse lattice once).
   app.add_option_function<std::string>(
          "--cache",
-         [](const std::string& directory) { sling::duel::set_duel_cache_directory(directory); },
+         [](const std::string& directory) { sling::disk_cache_settings.set_directory(directory); },
          "Cache directory for computed solutions (default: $XDG_CACHE_HOME/sling, else "
          "~/.cache/sling); give it before the command")
       ->type_name("DIR");

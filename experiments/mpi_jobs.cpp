@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -86,11 +87,19 @@ constexpr int kReadyTag = 1;   // worker -> 0: a free slot, nothing to report
 constexpr int kResultTag = 2;  // worker -> 0: a free slot and the result of its last job
 constexpr int kJobTag = 3;     // 0 -> worker: the job for that slot, or -1: stop
 
+// The MPI runtime of the process, started on first use (a run without ranks never starts it) and
+// finalised at exit.  MPI_THREAD_FUNNELED: TBB threads play games, only the main thread talks to
+// other ranks.
+struct MpiRuntime {
+  boost::mpi::environment environment{boost::mpi::threading::funneled, false};
+  boost::mpi::communicator communicator;
+};
+std::once_flag mpi_started;
+std::unique_ptr<MpiRuntime> mpi_runtime;
+
 boost::mpi::communicator& world() {
-  // MPI_THREAD_FUNNELED: TBB threads play games, only the main thread talks to other ranks.
-  static boost::mpi::environment environment(boost::mpi::threading::funneled, false);
-  static boost::mpi::communicator communicator;
-  return communicator;
+  std::call_once(mpi_started, [] { mpi_runtime = std::make_unique<MpiRuntime>(); });
+  return mpi_runtime->communicator;
 }
 
 }  // namespace

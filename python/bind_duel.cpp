@@ -14,8 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/disk_cache.h"
 #include "python/core.h"
 #include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solver.h"
 
 namespace sling::python {
@@ -389,10 +391,15 @@ The values of `mcts:leaf=value` and the `strong` preset.)doc"),
       py::arg("game"), py::arg("side"),
       "(xs, ys): the centres of a side's lattice points in cm from the board's corner (index "
       "x of xs, y of ys).");
-  m.def("set_cache_directory", &duel::set_duel_cache_directory, py::arg("directory"),
-        "Where computed solutions are cached (`sling --cache DIR`); '' restores the default "
-        "($XDG_CACHE_HOME/sling, else ~/.cache/sling).");
-  m.def("cache_directory", &duel::duel_cache_directory, "The cache directory in use.");
+  m.def(
+      "set_cache_directory",
+      [](const std::string& directory) { disk_cache_settings.set_directory(directory); },
+      py::arg("directory"),
+      "Where computed solutions are cached (`sling --cache DIR`); '' restores the default "
+      "($XDG_CACHE_HOME/sling, else ~/.cache/sling).");
+  m.def(
+      "cache_directory", [] { return disk_cache_settings.directory(); },
+      "The cache directory in use.");
 }
 
 }  // namespace sling::python

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "agents/shared_cache.h"
+#include "engine/core/keyed_cache.h"
 #include "python/core.h"
 #include "solvers/pig/solver.h"
 
@@ -21,9 +21,10 @@ using pig::PigSolution;
 using pig::PigState;
 
 // Solutions stay loaded per goal (goal 100 is 8 MB and about a second to solve).
+KeyedCache<PigSolution> solved_tables(4);
+
 std::shared_ptr<const PigSolution> solved(int goal) {
-  static SharedCache<PigSolution> cache(4);
-  return cache.get(std::to_string(goal), [&] { return PigSolution::solve(goal); });
+  return solved_tables.get(std::to_string(goal), [&] { return PigSolution::solve(goal); });
 }
 
 // Side 0's (the first player's) win probability at any state of a game with the solution's goal:

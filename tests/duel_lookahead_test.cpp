@@ -8,7 +8,7 @@
 
 #include "agents/duel_lookahead_agent.h"
 #include "agents/registry.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solve.h"
 
 namespace sling {
@@ -62,7 +62,7 @@ TEST(DuelLookahead, StrongWithTheGamesOwnSolutionInTheCacheFinishesItsGames) {
   const duel::DuelGame game(rules);
   const std::string cache = ::testing::TempDir() + "lookahead-cache";
   std::filesystem::create_directories(cache);
-  duel::set_duel_cache_directory(cache);
+  disk_cache_settings.set_directory(cache);
   const duel::DuelSolution solution = duel::solve_duel(game);
   solution.save(duel::duel_solution_cache_path(game, cache));
   auto david = make_agent(game, "strong");
@@ -82,7 +82,7 @@ TEST(DuelLookahead, StrongWithTheGamesOwnSolutionInTheCacheFinishesItsGames) {
     }
     EXPECT_TRUE(game.is_terminal(s)) << "game " << g << " stalled for " << plies << " plies";
   }
-  duel::set_duel_cache_directory("");
+  disk_cache_settings.set_directory("");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "engine/core/io.h"
 #include "engine/duel/duel.h"
 #include "experiments/match.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/refinement.h"
 #include "solvers/duel/solver.h"
 #include "tests/run_sling.h"
@@ -101,7 +101,7 @@ TEST(DuelRefinement, GreedyDavidWinsAtLeastTheRefinedStartValue) {
   const std::string dir = ::testing::TempDir() + "sling_refined_greedy";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  duel::set_duel_cache_directory(dir);
+  disk_cache_settings.set_directory(dir);
   const double bound = duel::cached_refined_values(l.fine, 4, 20)->summary().start;
   const std::string exact_file = dir + "/exact.sol";
   l.exact->save(exact_file);
@@ -114,7 +114,7 @@ TEST(DuelRefinement, GreedyDavidWinsAtLeastTheRefinedStartValue) {
       l.fine,
       {"lookahead:value_pitch=4,same_lattice=0,refine=20,tie=0", "solver:file=" + exact_file},
       games);
-  duel::set_duel_cache_directory("");
+  disk_cache_settings.set_directory("");
   const double sd = std::sqrt(bound * (1 - bound) / games.games);
   EXPECT_GT(bound, 0.2);
   EXPECT_GE(r.win_rate(0), bound - 3 * sd) << match_to_text(r);

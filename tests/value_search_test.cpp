@@ -18,7 +18,7 @@
 #include "search/mcts.h"
 #include "solvers/duel/capped_cache.h"
 #include "solvers/duel/capped_solve.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solver.h"
 #include "solvers/pig/solver.h"
 #include "tests/run_sling.h"
@@ -38,7 +38,7 @@ class TestBinaryCache : public ::testing::Environment {
     path_ = ::testing::TempDir() + "sling_test_cache_" + std::to_string(::getpid());
     std::filesystem::create_directories(path_);
     ::setenv("XDG_CACHE_HOME", path_.c_str(), 1);
-    duel::set_duel_cache_directory("");
+    disk_cache_settings.set_directory("");
   }
   void TearDown() override { std::filesystem::remove_all(path_); }
 
@@ -54,12 +54,12 @@ class TempCache {
       : path_(::testing::TempDir() + "sling_value_cache_" + std::to_string(::getpid()) + "_" +
               ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
     std::filesystem::remove_all(path_);
-    duel::set_duel_cache_directory(path_);
-    duel::set_duel_cache_log([this](const std::string& line) { log_ += line + "\n"; });
+    disk_cache_settings.set_directory(path_);
+    disk_cache_settings.set_log([this](const std::string& line) { log_ += line + "\n"; });
   }
   ~TempCache() {
-    duel::set_duel_cache_directory("");  // back to the test binary's own ($XDG_CACHE_HOME)
-    duel::set_duel_cache_log([](const std::string&) {});
+    disk_cache_settings.set_directory("");  // back to the test binary's own ($XDG_CACHE_HOME)
+    disk_cache_settings.set_log([](const std::string&) {});
     std::filesystem::remove_all(path_);
   }
   const std::string& path() const { return path_; }

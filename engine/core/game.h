@@ -16,6 +16,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/fixed_vector.h"
+#include "engine/core/fnv1a.h"
 #include "engine/core/random.h"
 
 namespace sling {
@@ -132,15 +133,15 @@ std::uint64_t hash_bytes(const T& value) {
   static_assert(std::has_unique_object_representations_v<T>,
                 "hashing bytes needs a state without padding");
   const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+  std::uint64_t h = kFnv1aOffsetBasis;
   std::size_t i = 0;
   for (; i + 8 <= sizeof(T); i += 8) {
     std::uint64_t word = 0;
     for (int b = 0; b < 8; ++b) word |= static_cast<std::uint64_t>(bytes[i + b]) << (8 * b);
-    h = (h ^ word) * 0x100000001b3ULL;
+    h = fnv1a_step(h, word);
     h ^= h >> 29;
   }
-  for (; i < sizeof(T); ++i) h = (h ^ bytes[i]) * 0x100000001b3ULL;
+  for (; i < sizeof(T); ++i) h = fnv1a_step(h, bytes[i]);
   return mix64(h);
 }
 

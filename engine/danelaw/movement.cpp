@@ -16,6 +16,9 @@ namespace sling::danelaw {
 
 namespace {
 
+// The last Movement::id() given out (ids are unique in the process).
+std::atomic<std::uint64_t> movement_ids{0};
+
 int enter_cost(Terrain terrain) {
   switch (terrain) {
     case Terrain::kSea:
@@ -146,8 +149,7 @@ int step_cost(const HexMap& map, Side side, int from, int to) {
 }
 
 Movement::Movement(std::shared_ptr<const HexMap> shared_map) : map_(std::move(shared_map)) {
-  static std::atomic<std::uint64_t> next_id{0};
-  id_ = ++next_id;
+  id_ = ++movement_ids;
   const HexMap& map = *map_;
   const auto n = static_cast<std::size_t>(map.size());
   auto graphs = std::make_shared<Graphs>(n);

@@ -5,7 +5,7 @@
 
 #include "agents/pig_agents.h"
 #include "engine/core/errors.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solution.h"
 
 namespace sling {

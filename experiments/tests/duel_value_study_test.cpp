@@ -16,7 +16,7 @@
 #include "agents/registry.h"
 #include "engine/duel/duel.h"
 #include "experiments/match.h"
-#include "solvers/duel/coarse_value.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solver.h"
 
 namespace sling {
@@ -29,7 +29,7 @@ class StudyCache : public ::testing::Environment {
     const std::string path =
         given != nullptr && *given != '\0' ? given : ::testing::TempDir() + "sling-study-cache";
     std::filesystem::create_directories(path);
-    duel::set_duel_cache_directory(path);
+    disk_cache_settings.set_directory(path);
   }
 };
 const auto* const kStudyCache = ::testing::AddGlobalTestEnvironment(new StudyCache);
@@ -126,7 +126,7 @@ TEST(DuelValueStudy, InterpolationErrorOnThe30cmBoard) {
 // with same_lattice=0.  Target: within 0.01 of the exact value (0.3681 at 3 cm, 0.3480 at 2 cm).
 void near_optimal(int pitch, int coarse_pitch, int count, std::uint64_t seed) {
   const duel::DuelGame game = board(pitch);
-  const std::string exact_file = duel::duel_solution_cache_path(game, duel::duel_cache_directory());
+  const std::string exact_file = duel::duel_solution_cache_path(game, disk_cache_settings.directory());
   const double optimal = duel::cached_duel_solution(game)->value(game.initial_state());
   const std::string strong =
       "lookahead:same_lattice=0,refine=100,value_pitch=" + std::to_string(coarse_pitch);
@@ -159,7 +159,7 @@ TEST(DuelValueStudy, GenericSearchWithTheCoarseValueAtThreeCentimetres) {
   const duel::DuelGame game = board(3);
   const double optimal = duel::cached_duel_solution(game)->value(game.initial_state());
   const std::string solver =
-      "solver:file=" + duel::duel_solution_cache_path(game, duel::duel_cache_directory());
+      "solver:file=" + duel::duel_solution_cache_path(game, disk_cache_settings.directory());
   const int count = 1000;
   for (const std::string spec :
        {"mcts:iterations=300,c=0.3,leaf=value,value_pitch=4,same_lattice=0,refine=100,"
@@ -207,7 +207,7 @@ TEST(DuelValueStudy, TheExactPolicysScoreAgainstTheHeuristicAtThreeCentimetres) 
   const duel::DuelGame game = board(3);
   duel::cached_duel_solution(game);
   const std::string solver =
-      "solver:file=" + duel::duel_solution_cache_path(game, duel::duel_cache_directory());
+      "solver:file=" + duel::duel_solution_cache_path(game, disk_cache_settings.directory());
   const Paired r = paired(game, solver, "heuristic", 1000, 701);
   EXPECT_GT(r.score, 0.5);
 }

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <map>
-#include <mutex>
+#include <memory>
 #include <string>
 #include <thread>
 
+#include "engine/core/disk_cache.h"
+#include "engine/core/keyed_cache.h"
 #include "solvers/duel/capped_solve.h"
-#include "solvers/duel/coarse_value.h"
 #include "solvers/duel/index.h"
+#include "solvers/duel/solution_cache.h"
 
 namespace sling::duel {
 namespace {
@@ -23,22 +23,31 @@ constexpr double kCheapStateTurns = 1.5e8;
 // between two keyframes once, going down through them.
 constexpr int kCachedKeyframeEvery = 10;
 
+// Capped solutions in memory, by cache file (each holds a few keyframes of values).
+KeyedCache<CappedDuelSolution> held_capped_solutions(4);
+
+void log_line(const std::string& line) {
+  disk_cache_settings.log(line);
+}
+
+// Loads the cached capped solution at `path`; null when there is none, and null after a notice
+// when it is unusable or was solved for another objective.
 std::shared_ptr<const CappedDuelSolution> load_cached(const DuelGame& game,
                                                       CappedObjective objective,
                                                       const std::string& path) {
-  std::error_code error;
-  if (!std::filesystem::exists(path, error)) return nullptr;
-  try {
-    auto solution =
-        std::make_shared<const CappedDuelSolution>(CappedDuelSolution::load(path, &game));
-    if (solution->objective() == objective) return solution;
-    duel_cache_log_line("sling: cached capped solution " + path +
-                        " has another objective; solving again");
-  } catch (const std::exception& e) {
-    duel_cache_log_line("sling: cached capped solution " + path + " is unusable (" + e.what() +
-                        "); solving again");
-  }
-  return nullptr;
+  return load_cache_file(
+      path,
+      [&](const std::string& file) -> std::shared_ptr<const CappedDuelSolution> {
+        auto solution =
+            std::make_shared<const CappedDuelSolution>(CappedDuelSolution::load(file, &game));
+        if (solution->objective() == objective) return solution;
+        log_line("sling: cached capped solution " + path + " has another objective; solving again");
+        return nullptr;
+      },
+      [&](const std::string& why) {
+        log_line("sling: cached capped solution " + path + " is unusable (" + why +
+                 "); solving again");
+      });
 }
 
 }  // namespace
@@ -62,31 +71,26 @@ std::string capped_solution_cache_path(const DuelGame& game, CappedObjective obj
 std::shared_ptr<const CappedDuelSolution> cached_capped_duel_solution(const DuelGame& game,
                                                                       CappedObjective objective) {
   check_capped_solvable(game);
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const CappedDuelSolution>> loaded;
-  const std::string directory = duel_cache_directory();
+  const std::string directory = disk_cache_settings.directory();
   const std::string path = capped_solution_cache_path(game, objective, directory);
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = loaded[path];
-  if (slot) return slot;
-  slot = load_cached(game, objective, path);
-  if (slot) return slot;
-  duel_cache_log_line("sling: solving the duel capped at " + std::to_string(game.rules().turn_cap) +
-                      " turns (pitch " + std::to_string(game.rules().pitch_cm) + " cm, objective " +
-                      objective_name(objective) + "; once, cached in " + directory + ")...");
-  const auto start = std::chrono::steady_clock::now();
-  CappedOptions options;
-  options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
-  options.keyframe_every = kCachedKeyframeEvery;
-  options.outcomes = false;  // play needs the values only: twice as fast
-  auto solution =
-      std::make_shared<const CappedDuelSolution>(solve_capped_duel(game, objective, options));
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  save_solved_in_duel_cache([&](const std::string& file) { solution->save(file); }, directory, path,
-                            seconds, "capped solution", duel_cache_log_line);
-  slot = solution;
-  return slot;
+  return held_capped_solutions.get(path, [&]() -> std::shared_ptr<const CappedDuelSolution> {
+    if (auto loaded = load_cached(game, objective, path)) return loaded;
+    log_line("sling: solving the duel capped at " + std::to_string(game.rules().turn_cap) +
+             " turns (pitch " + std::to_string(game.rules().pitch_cm) + " cm, objective " +
+             objective_name(objective) + "; once, cached in " + directory + ")...");
+    const auto start = std::chrono::steady_clock::now();
+    CappedOptions options;
+    options.threads = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+    options.keyframe_every = kCachedKeyframeEvery;
+    options.outcomes = false;  // play needs the values only: twice as fast
+    auto solution =
+        std::make_shared<const CappedDuelSolution>(solve_capped_duel(game, objective, options));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    save_to_disk_cache([&](const std::string& file) { solution->save(file); }, directory, path,
+                       seconds, "capped solution", log_line);
+    return solution;
+  });
 }
 
 }  // namespace sling::duel

@@ -1,6 +1,6 @@
 #pragma once
 // Capped solutions computed on first use and kept in the duel's solution cache (the directory of
-// duel_cache_directory), so that exact play under a turn cap needs no solve by hand when the
+// disk_cache_settings), so that exact play under a turn cap needs no solve by hand when the
 // solve is cheap: `solver` without a file under capped rules, and the `strong` preset.
 
 #include <memory>

@@ -8,7 +8,9 @@
 #include <cereal/types/vector.hpp>
 
 #include "engine/core/errors.h"
+#include "engine/core/fnv1a.h"
 #include "engine/core/io.h"
+#include "engine/core/length_prefix_check.h"
 #include "solvers/duel/capped_solution.h"
 #include "solvers/duel/file_rules.h"
 #include "solvers/duel/lattice_tables.h"
@@ -26,35 +28,8 @@ constexpr const char* kMagic = "sling-duel-capped-solution";
 constexpr const char* kUncappedMagic = "sling-duel-solution";
 
 std::uint64_t checksum(const std::string& bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
+  return fnv1a(bytes);
 }
-
-// Every length cereal reads sizes an allocation before the bytes behind it are read, so each is
-// checked against the bytes that remain first (`check(element_bytes)` peeks at the next one).
-class LengthCheck {
- public:
-  LengthCheck(const std::string& bytes, std::istringstream& in, std::string where)
-      : bytes_(bytes), in_(in), where_(std::move(where)) {}
-  void operator()(std::size_t element_bytes) const {
-    const std::streamoff at = in_.tellg();
-    std::uint64_t length = 0;
-    if (at < 0 || bytes_.size() - static_cast<std::size_t>(at) < sizeof(length))
-      throw FileFormatError(where_ + ": truncated");
-    std::memcpy(&length, bytes_.data() + at, sizeof(length));
-    const std::size_t left = bytes_.size() - static_cast<std::size_t>(at) - sizeof(length);
-    if (length > left / element_bytes) {
-      throw FileFormatError(where_ + ": corrupted or truncated (a length of " +
-                            std::to_string(length) + " runs past the end of the file)");
-    }
-  }
-
- private:
-  const std::string& bytes_;
-  std::istringstream& in_;
-  std::string where_;
-};
 
 template <class Archive, class Check>
 void summary_fields(Archive& ar, CappedSummary& s, const Check& check) {
@@ -114,7 +89,7 @@ CappedDuelSolution CappedDuelSolution::load(const std::string& path, const DuelG
   try {
     std::istringstream in(bytes);
     cereal::BinaryInputArchive archive(in);
-    const LengthCheck check(bytes, in, where);
+    const LengthPrefixCheck check(bytes, in, where);
     std::string magic;
     std::uint32_t version = 0;
     archive(magic, version);
@@ -128,7 +103,7 @@ CappedDuelSolution CappedDuelSolution::load(const std::string& path, const DuelG
     if (checksum(body) != sum) throw FileFormatError(where + ": corrupted (checksum mismatch)");
     std::istringstream body_in(body);
     cereal::BinaryInputArchive fields(body_in);
-    const LengthCheck body_check(body, body_in, where);
+    const LengthPrefixCheck body_check(body, body_in, where);
     body_check(1);
     fields(rules, pairs);
     summary_fields(fields, summary, body_check);

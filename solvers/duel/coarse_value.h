@@ -15,14 +15,13 @@
 // A solution of the game's own lattice, when one is given (or cached), is used instead: the
 // interpolation over an identical lattice returns the stored values exactly.
 //
-// Solutions are computed on first use and cached on disk, keyed by the rules' content
-// (duel_solution_cache_path).  The class is immutable after construction and safe to share
-// between threads.
+// The class is immutable after construction and safe to share between threads.  The solutions it
+// reads are computed on first use and cached on disk, and its instances shared, by
+// solution_cache.h (shared_coarse_value).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -94,78 +93,5 @@ class CoarseDuelValue {
   // number of full shooting bands).
   std::vector<std::uint8_t> coarse_range_;
 };
-
-// ---------------------------------------------------------------------------------------------
-// The on-disk cache of duel solutions.
-
-// The cache directory: set_duel_cache_directory's, else $XDG_CACHE_HOME/sling, else
-// ~/.cache/sling (else ./.sling-cache when HOME is unset).
-std::string duel_cache_directory();
-// Moves the cache (`sling --cache DIR`); "" restores the default.  Process-wide.
-void set_duel_cache_directory(const std::string& directory);
-
-// The file that caches the solution of `game`'s rules: duel-<64-bit FNV-1a of the rules JSON>.sol.
-std::string duel_solution_cache_path(const DuelGame& game, const std::string& directory);
-// A cache file of the directory named `prefix`-<64-bit FNV-1a of `key`>.sol (other tables that
-// derive from a solution: refined values, best-response values).
-std::string duel_cache_file(const std::string& directory, const std::string& prefix,
-                            const std::string& key);
-
-// Progress and notice lines of the cache (defaults to stderr).  Process-wide.
-void set_duel_cache_log(std::function<void(const std::string&)> log);
-// Writes one line to the cache's log.
-void duel_cache_log_line(const std::string& line);
-
-// Saves a solution just solved (`save(path)`) into the cache directory and logs how long the solve
-// took; a failure to save is logged, not thrown (the solution in memory serves all the same).
-// `what` names the solution in the failure's line.
-void save_solved_in_duel_cache(const std::function<void(const std::string&)>& save,
-                               const std::string& directory, const std::string& path,
-                               double seconds, const std::string& what,
-                               const std::function<void(const std::string&)>& log);
-
-// A table that derives from a solution (refined values, best-response values: an unfinished
-// solution file of `game`'s rules) loaded from `path`; null when there is none, and null after a
-// notice to `log` when it is unusable (corrupt, truncated, foreign, or a complete solution under
-// a table's name).  `what` names the table, `redoing` what is done instead ("computing").
-std::shared_ptr<const DuelSolution> load_unfinished_cache_file(
-    const DuelGame& game, const std::string& path, const std::string& what,
-    const std::string& redoing, const std::function<void(const std::string&)>& log);
-
-// The solution of `game`'s rules: loaded from the cache, else solved (with a progress line) and
-// saved there.  A corrupt, truncated or foreign cache file is solved again with a one-line notice.
-// Shared per rules and process.  Thread-safe.
-std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game);
-
-// The cached solution of `game`'s own rules when the cache holds one (never solves), else null.
-std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGame& game);
-
-// The refined values (refinement.h) of `game`'s lattice from the solution at `coarse_pitch_cm`
-// with `sweeps` rising sweeps: loaded from the cache (duel-refined-<hash of the rules, the pitch
-// and the sweeps>.sol, an unfinished solution file), else computed with a progress line and saved
-// there.  A corrupt, truncated or foreign file is computed again with a one-line notice.  The turn
-// cap is ignored (the values are the uncapped game's).  Shared per key and process.  Thread-safe.
-std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
-                                                          int sweeps);
-
-// Whether refining `game`'s lattice takes seconds rather than minutes: at most
-// kCheapRefinementPairs position pairs.  The 30 cm board at 2 cm has 33,124 (100 sweeps: about
-// 10 s on 2 cores), at 1 cm 551,124 (several minutes).
-inline constexpr std::size_t kCheapRefinementPairs = 60000;
-bool refinement_is_cheap(const DuelGame& game);
-
-// The coarse pitch used when none is asked for: one centimetre coarser than the game's lattice,
-// and at least 3 (on the default 30 cm board pitch 3 solves in about 20 s on 2 cores, pitch 2 in
-// about 9 minutes on one); the coarsest allowed pitch (5) is solved as it is.
-int default_coarse_pitch(const DuelGame& game);
-
-// The value function of `game` from a solution at `coarse_pitch_cm` (0: default_coarse_pitch), or
-// from the game's own solution when the cache already holds it and `allow_same_lattice` is set.
-// With `refine_sweeps` > 0 (and no own solution used) the interpolated values are refined on the
-// game's lattice first (cached_refined_values).  Shared per (rules, pitch, refinement, scope) and
-// process.  Thread-safe.
-std::shared_ptr<const CoarseDuelValue> shared_coarse_value(
-    const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice = true,
-    CoarseDuelValue::Scope leaf_scope = CoarseDuelValue::Scope::kCandidates, int refine_sweeps = 0);
 
 }  // namespace sling::duel

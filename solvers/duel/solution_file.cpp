@@ -8,7 +8,9 @@
 #include <cereal/types/vector.hpp>
 
 #include "engine/core/errors.h"
+#include "engine/core/fnv1a.h"
 #include "engine/core/io.h"
+#include "engine/core/length_prefix_check.h"
 #include "solvers/duel/file_rules.h"
 #include "solvers/duel/solution.h"
 #include "solvers/duel/solve_options.h"
@@ -87,11 +89,11 @@ void infer_certificate(SolveSummary& s) {
 }
 
 std::uint64_t checksum(const std::vector<double>& values) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+  std::uint64_t h = kFnv1aOffsetBasis;
   for (double v : values) {
     std::uint64_t bits;
     std::memcpy(&bits, &v, sizeof(bits));
-    h = (h ^ bits) * 0x100000001b3ULL;
+    h = fnv1a_step(h, bits);  // a value's bits as one word, then mixed
     h ^= h >> 31;
   }
   return h;
@@ -143,20 +145,7 @@ DuelSolution DuelSolution::load(const std::string& path, const DuelGame* expecte
   try {
     std::istringstream in(bytes);
     cereal::BinaryInputArchive archive(in);
-    // The next length in the file, checked against what remains before anything is sized by it.
-    const auto check = [&](std::size_t element_bytes) {
-      const std::streamoff at = in.tellg();
-      std::uint64_t length = 0;
-      if (at < 0 || bytes.size() - static_cast<std::size_t>(at) < sizeof(length)) {
-        throw FileFormatError(where + ": truncated");
-      }
-      std::memcpy(&length, bytes.data() + at, sizeof(length));
-      const std::size_t left = bytes.size() - static_cast<std::size_t>(at) - sizeof(length);
-      if (length > left / element_bytes) {
-        throw FileFormatError(where + ": corrupted or truncated (a length of " +
-                              std::to_string(length) + " runs past the end of the file)");
-      }
-    };
+    const LengthPrefixCheck check(bytes, in, where);
     check(1);
     archive(magic);
     if (magic != kMagic) throw FileFormatError(where + ": not a Sling duel solution file");
