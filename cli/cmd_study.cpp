@@ -1,11 +1,13 @@
 // sling study god [--solution FILE | --rules FILE --pitch CM] --out DIR: the God study
 // (experiments/studies/god_study.h) written as DIR/report.md with SVG figures.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "cli/command.h"
 #include "cli/common_options.h"
@@ -184,12 +186,13 @@ void run(const StudyGodCommand& c) {
             << " optimal games, God used in " << result.god_used_games << ")\n";
 }
 
-// sling study balance danelaw --out DIR [--danes SPEC] [--english SPEC] [--games N]: danelaw's
-// balance over rule variants (experiments/studies/danelaw_balance.h).
+// sling study balance danelaw --out DIR [--danes SPEC --english SPEC]... [--games N]: danelaw's
+// balance over rule variants and pairings of players (experiments/studies/danelaw_balance.h).
 struct StudyBalanceCommand {
   std::string game;
   GameOptions options;
   std::string out;
+  std::vector<std::string> danes, english;  // pairings by position; none: the default five
   danelaw::BalanceOptions balance;
 };
 
@@ -197,23 +200,46 @@ void run_balance(const StudyBalanceCommand& c) {
   if (c.game != "danelaw") {
     throw OptionError("study balance: only danelaw has a balance study (got '" + c.game + "')");
   }
+  if (c.danes.size() != c.english.size()) {
+    throw OptionError("study balance: give --danes and --english the same number of times (" +
+                      std::to_string(c.danes.size()) + " and " + std::to_string(c.english.size()) +
+                      "): the nth of each make a pairing");
+  }
   const danelaw::DanelawGame game =
       danelaw::DanelawGame::from_files(c.options.rules_file, c.options.map_file);
-  const std::array<std::string, 2> specs = {play::resolve_preset(game, c.balance.agents[0]),
-                                            play::resolve_preset(game, c.balance.agents[1])};
+  std::vector<std::array<std::string, 2>> names = danelaw::default_balance_pairings();
+  if (!c.danes.empty()) {
+    names.clear();
+    for (std::size_t i = 0; i < c.danes.size(); ++i) names.push_back({c.danes[i], c.english[i]});
+  }
+  std::string command = "sling study balance danelaw";
+  std::vector<danelaw::BalancePairing> pairings;
+  for (const auto& pair : names) {
+    pairings.push_back(
+        {pair, {play::resolve_preset(game, pair[0]), play::resolve_preset(game, pair[1])}});
+    if (!c.danes.empty()) command += " --danes " + pair[0] + " --english " + pair[1];
+  }
   std::filesystem::create_directories(c.out);
   check_writable((std::filesystem::path(c.out) / "report.md").string());
-  std::string command = "sling study balance danelaw --danes " + c.balance.agents[0] +
-                        " --english " + c.balance.agents[1] + " --games " +
-                        std::to_string(c.balance.games) + " --seed " +
-                        std::to_string(c.balance.seed) + " --out " + c.out;
+  command += " --games " + std::to_string(c.balance.games) + " --seed " +
+             std::to_string(c.balance.seed) + " --out " + c.out;
   if (!c.options.rules_file.empty()) command += " --rules " + c.options.rules_file;
+  if (!c.options.map_file.empty()) command += " --map " + c.options.map_file;
   const auto variants = danelaw::default_balance_variants(game.rules());
-  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, specs, c.balance);
+  danelaw::BalanceOptions options = c.balance;
+  const int every =
+      std::max(1, static_cast<int>(variants.size() * names.size()) * c.balance.games / 20);
+  options.progress = [every](int done, int total) {
+    if (done % every == 0 || done == total)
+      std::cerr << "balance: " << done << " of " << total << " games\n";
+  };
+  const danelaw::BalanceResult result = danelaw::run_balance_study(variants, pairings, options);
   danelaw::write_balance_report(result, c.balance, command, c.out);
-  const auto& best = result.variants[result.closest];
-  std::cout << "balance study written to " << c.out
-            << "/report.md; closest to 50%: " << best.variant.name << " (Danes " << best.danish_wins
+  const auto& head = result.pairings[0];
+  const auto& best = head.variants[head.closest];
+  std::cout << "balance study written to " << c.out << "/report.md; for " << head.pairing.names[0]
+            << " Danes against " << head.pairing.names[1]
+            << " English, closest to 50%: " << best.variant.name << " (Danes " << best.danish_wins
             << " of " << best.games << ")\n";
 }
 
@@ -275,13 +301,18 @@ const RegisterCommand kRegister(
       balance->add_option("game", balance_command->game, "Game: danelaw")->required();
       balance->add_option("--out", balance_command->out, "Directory for report.md and the figure")
           ->required();
-      balance->add_option("--danes", balance_command->balance.agents[0],
-                          "The Danes' agent: a preset (easy, normal, strong) or a spec (default "
-                          "strong, the stronger Danes)");
-      balance->add_option("--english", balance_command->balance.agents[1],
-                          "The English agent (default easy: the heuristic, the stronger English; "
-                          "docs/strength.md)");
-      balance->add_option("--games", balance_command->balance.games, "Games per variant")
+      balance
+          ->add_option("--danes", balance_command->danes,
+                       "The Danes' agent of a pairing (preset or spec; repeat with --english for "
+                       "more pairings; default: strong, normal and heuristic on both sides, and "
+                       "strong against normal either way)")
+          ->allow_extra_args(false);
+      balance
+          ->add_option("--english", balance_command->english,
+                       "The English agent of the pairing with the --danes of the same position")
+          ->allow_extra_args(false);
+      balance
+          ->add_option("--games", balance_command->balance.games, "Games per variant and pairing")
           ->check(CLI::Range(1, 1000000));
       add_seed_option(*balance, balance_command->balance.seed, "Base seed (the same per variant)");
       add_threads_option(*balance, balance_command->balance.threads);

@@ -9,6 +9,8 @@
 //   - `undo` goes back to the previous human decision, and the dice do not change: the die of ply
 //     n is drawn from the seed's stream n, so undoing cannot be used to fish for better luck;
 //   - `save FILE` writes a game record atomically; `load FILE` continues one.
+// The game itself (seed, history, dice, agents, undo, saves) is the GameTable that the page's
+// WebGame holds too (game_table.h); this class is the terminal's view of it.
 
 #include <algorithm>
 #include <array>
@@ -27,6 +29,7 @@
 #include "engine/core/record.h"
 #include "experiments/play_game.h"
 #include "play/analysis_text.h"
+#include "play/game_table.h"
 #include "play/game_views.h"
 #include "play/move_log.h"
 #include "play/play_agents.h"
@@ -47,59 +50,45 @@ class PlaySession {
 
   PlaySession(const G& game, PlayConfig config, std::istream& in, std::ostream& out,
               std::ostream& status)
-      : rules_game_(game),
-        limited_(game, session_turn_limit(config)),
-        game_(limited_.game()),
-        config_(std::move(config)),
+      : config_(std::move(config)),
+        table_(game, session_turn_limit(config_), config_.dice_questions, config_.seed),
         in_(in),
         out_(out),
-        status_(status),
-        seed_(config_.seed),
-        state_(game.initial_state()) {
-    for (int side = 0; side < 2; ++side) {
+        status_(status) {
+    for (std::size_t side = 0; side < 2; ++side) {
       if (!is_human(config_.sides[side]))
-        agents_[side] = make_play_agent(rules_game_, config_.sides[side], config_.solution_file);
+        table_.set_agent(side, make_play_agent(game, config_.sides[side], config_.solution_file));
     }
     labels_ = config_.sides;
-    resync_agents();
   }
 
   // `observer` sees the current position at once, then every new one.
   void set_observer(Observer observer) {
     observer_ = std::move(observer);
-    if (observer_) observer_(game_, state_);
+    if (observer_) observer_(game(), state());
   }
 
   // Puts an agent built elsewhere (or a person, with nullptr) on a side.
   void set_agent(std::size_t side, AgentPtr<G> agent) {
     labels_[side] = agent ? agent->spec() : "human";
-    agents_[side] = std::move(agent);
-    resync_agents();
+    table_.set_agent(side, std::move(agent));
+    if (observer_) observer_(game(), state());
   }
 
   // Continues a saved game: the record's seed and history (checked ply by ply).  A record that
   // names its players: with `restore_players` each side gets the saved player back (and the
   // change is said); without, a side whose player differs from the saved one is pointed out.
   void resume(const GameRecord& record, bool restore_players = true) {
-    if (record.game != game_.info().name) {
-      throw FileFormatError("that record is a game of " + record.game + ", not " +
-                            std::string(game_.info().name));
-    }
-    if (G::from_rules_json(record.rules).rules_json() != game_.rules_json()) {
-      throw FileFormatError(
-          "that record was played with other rules (start it with "
-          "`sling play --load FILE`)");
-    }
-    const State final_state = replay(rules_game_, record);
+    table_.load(record);
     if (record.agents.size() == 2) {
       for (std::size_t side = 0; side < 2; ++side) {
         const std::string& saved = record.agents[side];
         if (saved == labels_[side]) continue;
-        const std::string name = display_name(game_.info().sides[side]);
+        const std::string name = display_name(game().info().sides[side]);
         if (restore_players) {
-          agents_[side] =
-              is_human(saved) ? nullptr
-                              : make_play_agent(rules_game_, saved, config_.solution_file);
+          table_.set_agent(side, is_human(saved) ? nullptr
+                                                 : make_play_agent(table_.rules_game(), saved,
+                                                                   config_.solution_file));
           out_ << name << " is played by " << saved << " again, as in the save (was "
                << labels_[side] << ").\n";
           labels_[side] = saved;
@@ -109,50 +98,47 @@ class PlaySession {
         }
       }
     }
-    seed_ = record.seed;
-    history_ = record.history;
-    state_ = final_state;
-    resync_agents();
+    if (observer_) observer_(game(), state());
     shown_ = std::nullopt;
   }
 
   // Plays until the game ends (true) or a person quits or the input ends (false).
   bool run() {
-    out_ << display_name(game_.info().name) << ": ";
+    out_ << display_name(game().info().name) << ": ";
     for (int side = 0; side < 2; ++side) {
-      out_ << (side ? "  against  " : "") << display_name(game_.info().sides[side]) << " ("
+      out_ << (side ? "  against  " : "") << display_name(game().info().sides[side]) << " ("
            << labels_[side] << ")";
     }
     for (int side = 0; side < 2; ++side) {
       const bool repeated = side == 1 && labels_[1] == labels_[0];
-      if (agents_[side] && agents_[side]->spec() != labels_[side] && !repeated) {
-        out_ << "\n  " << labels_[side] << " = " << agents_[side]->spec();
+      if (table_.has_agent(side) && table_.agent(side).spec() != labels_[side] && !repeated) {
+        out_ << "\n  " << labels_[side] << " = " << table_.agent(side).spec();
       }
     }
-    out_ << "\nSeed " << seed_ << ".  Type `help` at any prompt.\n";
-    if (const int limit = recorded_turn_limit<G>(session_turn_limit(config_)); limit > 0) {
+    out_ << "\nSeed " << table_.seed() << ".  Type `help` at any prompt.\n";
+    if (const int limit = table_.turn_limit(); limit > 0) {
       out_ << "A game still going after " << limit << " turns is a draw (--turn-limit).\n";
     }
     while (true) {
-      if (game_.is_terminal(state_)) {
+      if (game().is_terminal(state())) {
         show_board();
-        out_ << style().paint(View::result(game_, state_), Colour::kBold) << "\n";
+        out_ << style().paint(View::result(game(), state()), Colour::kBold) << "\n";
         if (!has_human() || !after_game()) return true;
         continue;  // an undo or a load after the end
       }
-      const Player player = game_.current_player(state_);
+      const Player player = game().current_player(state());
       if (player == kChancePlayer) {
-        const Action outcome = roll_dice();
-        out_ << "  " << View::describe_chance(game_, state_, outcome, style()) << "\n";
+        const Action outcome = table_.next_die();
+        out_ << "  " << View::describe_chance(game(), state(), outcome, style()) << "\n";
         apply(outcome);
         continue;
       }
       const auto side = static_cast<std::size_t>(player);
-      if (agents_[side]) {
+      if (table_.has_agent(side)) {
         if (!agent_turn(side)) return false;
         continue;
       }
-      if (const auto answer = unasked_answer(state_)) {
+      if (const auto answer = table_.unasked_answer(state())) {
         apply(*answer);  // a question the person chose not to be asked (--god-prompt)
         continue;
       }
@@ -160,52 +146,21 @@ class PlaySession {
     }
   }
 
-  GameRecord record() const {
-    return GameRecord{std::string(game_.info().name),
-                      game_.rules_json(),
-                      seed_,
-                      history_,
-                      {labels_[0], labels_[1]},
-                      recorded_turn_limit<G>(session_turn_limit(config_))};
-  }
-  const State& state() const { return state_; }
+  GameRecord record() const { return table_.record({labels_[0], labels_[1]}); }
+  const State& state() const { return table_.state(); }
 
  private:
   enum class Turn { kActed, kRewound, kQuit };
 
   const Style& style() const { return config_.style; }
 
-  // The answer given for a person who is not asked (the duel's God prompt after a good roll).
-  std::optional<Action> unasked_answer(const State& s) const {
-    if constexpr (requires { View::unasked_answer(game_, s, config_.dice_questions); }) {
-      return View::unasked_answer(game_, s, config_.dice_questions);
-    } else {
-      return std::nullopt;
-    }
-  }
-  bool has_human() const { return !agents_[0] || !agents_[1]; }
-  std::string side_label(std::size_t side) const { return display_name(game_.info().sides[side]); }
-
-  // The die of ply n comes from stream n of the seed, the convention every path shares
-  // (engine/core/dice.h): the same history gives the same dice, here and in `match`.
-  Action roll_dice() const { return sling::roll_dice(game_, state_, seed_, history_.size()); }
+  bool has_human() const { return table_.has_person(); }
+  const G& game() const { return table_.game(); }
+  std::string side_label(std::size_t side) const { return display_name(game().info().sides[side]); }
 
   void apply(Action action) {
-    apply_at_table(game_, state_, history_, agents_, action);
-    if (observer_) observer_(game_, state_);
-  }
-
-  void resync_agents() {
-    for (int side = 0; side < 2; ++side) {
-      if (!agents_[side]) continue;
-      agents_[side]->new_game(agent_seed(seed_, side));
-      State s = game_.initial_state();
-      for (Action a : history_) {
-        agents_[side]->observe(s, a);
-        apply_any(game_, s, a);
-      }
-    }
-    if (observer_) observer_(game_, state_);
+    table_.apply(action);
+    if (observer_) observer_(game(), state());
   }
 
   bool read_line(std::string& line) {
@@ -216,35 +171,31 @@ class PlaySession {
 
   // After a jump in the history: the die the pending question is about.
   void recall_last_roll() {
-    if (history_.empty() || !View::is_follow_up(game_, state_)) return;
-    State before = game_.initial_state();
-    for (std::size_t ply = 0; ply + 1 < history_.size(); ++ply)
-      apply_any(game_, before, history_[ply]);
-    if (game_.current_player(before) == kChancePlayer) {
-      out_ << "  " << View::describe_chance(game_, before, history_.back(), style()) << "\n";
+    if (table_.history().empty() || !View::is_follow_up(game(), state())) return;
+    State before = game().initial_state();
+    for (std::size_t ply = 0; ply + 1 < table_.history().size(); ++ply)
+      apply_any(game(), before, table_.history()[ply]);
+    if (game().current_player(before) == kChancePlayer) {
+      out_ << "  " << View::describe_chance(game(), before, table_.history().back(), style())
+           << "\n";
     }
   }
 
-  void rebuild_state() {
-    state_ = game_.initial_state();
-    for (Action a : history_) apply_any(game_, state_, a);
-  }
-
   void show_board(bool force = false) {
-    if (!force && shown_ && *shown_ == state_) return;
+    if (!force && shown_ && *shown_ == state()) return;
     if constexpr (HasCompactBoard<View, G>) {
       // Within one side's run of decisions a game with a large board shows one status line;
       // `board` shows the whole board again.
       if (!force && shown_) {
         if (const std::optional<std::string> line =
-                View::compact_board(game_, *shown_, state_, style())) {
+                View::compact_board(game(), *shown_, state(), style())) {
           out_ << *line;
           return;  // shown_ keeps the last full board, so the next side's turn redraws it
         }
       }
     }
-    out_ << "\n" << View::board(game_, state_, style());
-    shown_ = state_;
+    out_ << "\n" << View::board(game(), state(), style());
+    shown_ = state();
   }
 
   bool agent_turn(std::size_t side) {
@@ -252,19 +203,19 @@ class PlaySession {
     try {
       {
         Spinner spinner(config_.progress ? &status_ : nullptr, side_label(side) + " is thinking");
-        action = agents_[side]->act(state_);
+        action = table_.agent(side).act(state());
       }
-      State check = state_;
-      game_.apply_action(check, action);
+      State check = state();
+      game().apply_action(check, action);
     } catch (const std::exception& e) {
       out_ << "The " << side_label(side) << " agent failed: " << e.what() << "\n";
       return false;
     }
-    const Analysis analysis = agents_[side]->last_analysis();
-    if (View::is_follow_up(game_, state_)) {
+    const Analysis analysis = table_.agent(side).last_analysis();
+    if (View::is_follow_up(game(), state())) {
       // An answer to the die just shown: one line.
       out_ << "  " << side_label(side) << " (" << labels_[side]
-           << "): " << game_.action_to_string(state_, action);
+           << "): " << game().action_to_string(state(), action);
       if (!analysis.actions.empty()) {
         out_ << "  (" << (analysis.exact ? "exact" : "estimated") << " win chance "
              << percent((analysis.value + 1) / 2) << ")";
@@ -272,15 +223,16 @@ class PlaySession {
       out_ << "\n";
     } else {
       out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
-           << "): " << style().paint(game_.action_to_string(state_, action), Colour::kBold) << "\n";
+           << "): " << style().paint(game().action_to_string(state(), action), Colour::kBold)
+           << "\n";
       if (!analysis.actions.empty()) {
         out_ << "  " << side_label(side) << "'s "
-             << summarise_analysis(game_, state_, analysis, action) << "\n";
+             << summarise_analysis(game(), state(), analysis, action) << "\n";
       }
     }
     apply(action);
-    if (!game_.is_terminal(state_) && game_.current_player(state_) != kChancePlayer &&
-        !View::is_follow_up(game_, state_)) {
+    if (!game().is_terminal(state()) && game().current_player(state()) != kChancePlayer &&
+        !View::is_follow_up(game(), state())) {
       show_board();
     }
     return true;
@@ -289,27 +241,27 @@ class PlaySession {
   // The options listed at a decision: all legal actions, or suggestions where there are many.
   std::vector<Action> options(bool& partial) const {
     ActionList<G> legal;
-    game_.legal_actions(state_, legal);
+    game().legal_actions(state(), legal);
     partial = legal.size() > kMaxListed;
     if (!partial) return std::vector<Action>(legal.begin(), legal.end());
     ActionList<G> suggested;
-    View::suggestions(game_, state_, suggested);
+    View::suggestions(game(), state(), suggested);
     std::vector<Action> out(suggested.begin(), suggested.end());
     if (out.size() > kMaxListed) out.resize(kMaxListed);
     return out;
   }
 
   void show_options(const std::vector<Action>& listed, bool partial) {
-    out_ << style().paint(View::prompt(game_, state_), Colour::kBold) << "\n";
+    out_ << style().paint(View::prompt(game(), state()), Colour::kBold) << "\n";
     if (partial) out_ << "  Some suggestions:\n";
     for (std::size_t i = 0; i < listed.size(); ++i) {
       out_ << "  " << (i + 1 < 10 ? " " : "") << (i + 1) << ") "
-           << View::option_label(game_, state_, listed[i]) << "\n";
+           << View::option_label(game(), state(), listed[i]) << "\n";
     }
   }
 
   Turn human_turn(std::size_t side) {
-    if (!View::is_follow_up(game_, state_)) show_board();
+    if (!View::is_follow_up(game(), state())) show_board();
     bool partial = false;
     const std::vector<Action> listed = options(partial);
     show_options(listed, partial);
@@ -338,16 +290,16 @@ class PlaySession {
         continue;
       }
       if constexpr (HasSplitInput<View, G>) {
-        const std::vector<std::string> parts = View::split_input(game_, state_, line);
+        const std::vector<std::string> parts = View::split_input(game(), state(), line);
         if (parts.size() > 1) {
           if (play_parts(side, parts, listed)) return Turn::kActed;
           continue;
         }
       }
-      const std::optional<Action> action = read_action(state_, line, listed);
+      const std::optional<Action> action = read_action(state(), line, listed);
       if (!action) continue;
-      out_ << side_with_verb(game_.info().sides[side], "plays", "play") << " "
-           << style().paint(game_.action_to_string(state_, *action), Colour::kBold) << "\n";
+      out_ << side_with_verb(game().info().sides[side], "plays", "play") << " "
+           << style().paint(game().action_to_string(state(), *action), Colour::kBold) << "\n";
       apply(*action);
       return Turn::kActed;
     }
@@ -382,7 +334,7 @@ class PlaySession {
       return Turn::kActed;
     }
     if (word == "rules") {
-      out_ << View::rules_summary(game_);
+      out_ << View::rules_summary(game());
       return Turn::kActed;
     }
     if (word == "board") {
@@ -394,17 +346,20 @@ class PlaySession {
       return Turn::kActed;
     }
     if (word == "analyse" || word == "analyze") {
-      print_game_analysis(out_, rules_game_, record(), rest);
+      print_game_analysis(out_, table_.rules_game(), record(), rest);
       return Turn::kActed;
     }
     if (word == "undo") {
-      if (!undo()) {
+      // Back to the last move a person chose (answers to a die, such as God's question, are part
+      // of that move: to change one, undo the move and play it again, and the same dice come
+      // back).
+      if (!table_.undo()) {
         out_ << "Nothing to undo: no decision of yours has been played yet.\n";
         return Turn::kActed;
       }
       out_ << "Undone: back to "
-           << side_label(static_cast<std::size_t>(game_.current_player(state_)))
-           << "'s previous move (ply " << history_.size() + 1 << ").\n";
+           << side_label(static_cast<std::size_t>(game().current_player(state())))
+           << "'s previous move (ply " << table_.history().size() + 1 << ").\n";
       shown_ = std::nullopt;
       recall_last_roll();
       return Turn::kRewound;
@@ -417,11 +372,11 @@ class PlaySession {
       try {
         if (word == "save") {
           save_record(rest, record());
-          out_ << "Saved " << history_.size() << " plies to " << rest << ".\n";
+          out_ << "Saved " << table_.history().size() << " plies to " << rest << ".\n";
           return Turn::kActed;
         }
         resume(load_record(rest));
-        out_ << "Loaded " << rest << ": " << history_.size() << " plies.\n";
+        out_ << "Loaded " << rest << ": " << table_.history().size() << " plies.\n";
         recall_last_roll();
         return Turn::kRewound;
       } catch (const std::exception& e) {
@@ -432,35 +387,14 @@ class PlaySession {
     return std::nullopt;
   }
 
-  // Truncates the history to the last move a person chose (answers to a die, such as God's
-  // question, are part of that move: to change one, undo the move and play it again, and the same
-  // dice come back); false if a person has not decided anything yet.
-  bool undo() {
-    std::optional<std::size_t> target, follow_up;
-    State s = game_.initial_state();
-    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
-      const Player p = game_.current_player(s);
-      if (p >= 0 && !agents_[static_cast<std::size_t>(p)] && !unasked_answer(s)) {
-        (View::is_follow_up(game_, s) ? follow_up : target) = ply;
-      }
-      apply_any(game_, s, history_[ply]);
-    }
-    if (!target) target = follow_up;
-    if (!target) return false;
-    history_.resize(*target);
-    rebuild_state();
-    resync_agents();
-    return true;
-  }
-
   // Several decisions typed on one line: all are checked first, then played; false (with the
   // reason said) if any is not understood or not legal.
   bool play_parts(std::size_t side, const std::vector<std::string>& parts,
                   const std::vector<Action>& listed) {
     std::vector<Action> actions;
-    State scratch = state_;
+    State scratch = state();
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      if (game_.current_player(scratch) != static_cast<Player>(side)) {
+      if (game().current_player(scratch) != static_cast<Player>(side)) {
         out_ << "Not legal now: '" << parts[i] << "' would not be your decision.\n";
         return false;
       }
@@ -468,11 +402,11 @@ class PlaySession {
           read_action(scratch, trim_copy(parts[i]), i == 0 ? listed : std::vector<Action>{});
       if (!action) return false;
       actions.push_back(*action);
-      game_.apply_action(scratch, *action);
+      game().apply_action(scratch, *action);
     }
     for (Action a : actions) {
-      out_ << side_with_verb(game_.info().sides[side], "plays", "play") << " "
-           << style().paint(game_.action_to_string(state_, a), Colour::kBold) << "\n";
+      out_ << side_with_verb(game().info().sides[side], "plays", "play") << " "
+           << style().paint(game().action_to_string(state(), a), Colour::kBold) << "\n";
       apply(a);
     }
     return true;
@@ -489,16 +423,16 @@ class PlaySession {
     }
     Action action = kInvalidAction;
     try {
-      action = game_.parse_action(state, line);
+      action = game().parse_action(state, line);
     } catch (const std::exception& e) {
       out_ << "Not understood: " << e.what() << ".  Type a number, an action, or `help`.\n";
       return std::nullopt;
     }
     try {
       State check = state;
-      game_.apply_action(check, action);
+      game().apply_action(check, action);
     } catch (const std::exception& e) {
-      out_ << "Not legal now: " << View::explain_illegal(game_, state, action, e.what()) << ".\n";
+      out_ << "Not legal now: " << View::explain_illegal(game(), state, action, e.what()) << ".\n";
       return std::nullopt;
     }
     return action;
@@ -506,7 +440,7 @@ class PlaySession {
 
   void hint(const std::vector<Action>& listed, bool all = false) {
     const std::string spec =
-        config_.hint == "auto" ? default_hint_spec(game_, config_.solution_file) : config_.hint;
+        config_.hint == "auto" ? default_hint_spec(game(), config_.solution_file) : config_.hint;
     if (spec == "off") {
       out_ << "Hints are off in this game.\n";
       return;
@@ -520,54 +454,49 @@ class PlaySession {
         if (spec.empty()) {
           // No search agent in this build: flat Monte Carlo with rule-of-thumb playouts.
           const PlayoutOptions options;
-          analysis = playout_analysis(game_, state_, hash_combine(seed_, history_.size()), options);
+          analysis = playout_analysis(
+              game(), state(), hash_combine(table_.seed(), table_.history().size()), options);
           source = std::to_string(options.playouts) + " rule-of-thumb playouts per action, " +
                    "each value within about +/-" +
                    percent(1.0 / std::sqrt(static_cast<double>(options.playouts))) +
                    " (two standard errors)";
           best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
         } else {
-          if (!hinter_) hinter_ = make_play_agent(rules_game_, spec);
-          hinter_->new_game(hash_combine(seed_, history_.size()));
-          best = hinter_->act(state_);
+          if (!hinter_) hinter_ = make_play_agent(table_.rules_game(), spec);
+          hinter_->new_game(hash_combine(table_.seed(), table_.history().size()));
+          best = hinter_->act(state());
           analysis = hinter_->last_analysis();
           source = spec;  // as asked; the agent spells out every default
         }
       }
       out_ << "Hint (" << source << "): ";
       if (analysis.actions.empty()) {
-        out_ << "play " << game_.action_to_string(state_, best) << "\n";
+        out_ << "play " << game().action_to_string(state(), best) << "\n";
         return;
       }
       out_ << (analysis.exact ? "exact" : "estimated") << " win chance "
            << percent((analysis.value + 1) / 2) << "\n";
-      write_hint_table(out_, game_, state_, analysis, best, listed, all, spec.empty());
+      write_hint_table(out_, game(), state(), analysis, best, listed, all, spec.empty());
     } catch (const std::exception& e) {
       out_ << "No hint: " << e.what() << "\n";
     }
   }
 
   void print_log() {
-    if (history_.empty()) {
+    if (table_.history().empty()) {
       out_ << "Nothing has happened yet.\n";
       return;
     }
-    write_move_log<View>(out_, game_, history_, style());
+    write_move_log<View>(out_, game(), table_.history(), style());
   }
 
   static constexpr std::size_t kMaxListed = 24;
 
-  const G& rules_game_;       // the agents' game: the rules alone
-  const TurnLimited<G> limited_;  // the game played: the rules and the session's turn limit
-  const G& game_;
   PlayConfig config_;
+  GameTable<G> table_;  // the seed, the history, the dice, the agents, undo and saves
   std::istream& in_;
   std::ostream& out_;
   std::ostream& status_;
-  std::uint64_t seed_;
-  State state_;
-  std::vector<Action> history_;
-  std::array<AgentPtr<G>, 2> agents_;
   std::array<std::string, 2> labels_;  // as given: "human", a preset or a spec
   AgentPtr<G> hinter_;
   std::optional<State> shown_;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -283,35 +284,96 @@ TEST(DanelawBalance, VariantsAreValidRulesAndTheReportIsWritten) {
   const auto variants = default_balance_variants(DanelawRules{});
   ASSERT_GE(variants.size(), 6u);
   EXPECT_EQ(variants[0].name, "default");
+  EXPECT_EQ(variants[0].towns_axis, 15);
   for (const auto& v : variants) EXPECT_NO_THROW(DanelawGame{v.rules}) << v.name;
-  const std::vector<BalanceVariant> two(variants.begin(), variants.begin() + 2);
+  // The other reading of the seed's +10 Danes: every extra army begins at sea.
+  const auto at_sea = std::find_if(variants.begin(), variants.end(),
+                                   [](const auto& v) { return v.name == "+10 Danes, all at sea"; });
+  ASSERT_NE(at_sea, variants.end());
+  EXPECT_EQ(at_sea->rules.danes_at_sea, 20);
+  EXPECT_TRUE(at_sea->rules.danes_extra);
+  // default (15 towns), 16 and 14 towns: 15's neighbours are the other two.
+  const std::vector<BalanceVariant> three = {variants[0], variants[1], variants[2]};
+  ASSERT_EQ(three[1].towns_axis, 16);
+  ASSERT_EQ(three[2].towns_axis, 14);
   BalanceOptions options;
-  options.agents = {"heuristic", "heuristic"};
   options.games = 4;
   options.threads = 1;
-  const BalanceResult result = run_balance_study(two, {"heuristic", "heuristic"}, options);
-  ASSERT_EQ(result.variants.size(), 2u);
-  for (const auto& v : result.variants) {
-    EXPECT_EQ(v.games, 4);
-    EXPECT_LE(v.danish_wins, 4);
-    EXPECT_LE(v.interval.low, v.danish_win_rate());
-    EXPECT_GE(v.interval.high, v.danish_win_rate());
-    EXPECT_LE(v.mean_final_towns, v.mean_peak_towns);
-    EXPECT_GE(v.mean_danes_lost, 0.0);
+  int calls = 0;
+  options.progress = [&calls](int done, int total) {
+    ++calls;
+    EXPECT_LE(done, total);
+  };
+  const std::vector<BalancePairing> pairings = {
+      {{"heuristic", "heuristic"}, {"heuristic", "heuristic"}},
+      {{"random", "heuristic"}, {"random", "heuristic"}}};
+  const BalanceResult result = run_balance_study(three, pairings, options);
+  EXPECT_EQ(calls, 2 * 3 * 4);
+  ASSERT_EQ(result.pairings.size(), 2u);
+  for (const auto& p : result.pairings) {
+    ASSERT_EQ(p.variants.size(), 3u);
+    EXPECT_GT(p.calibration.positions, 0);
+    for (const auto& v : p.variants) {
+      EXPECT_EQ(v.games, 4);
+      EXPECT_EQ(v.danes_won.size(), 4u);
+      EXPECT_LE(v.danish_wins, 4);
+      EXPECT_LE(v.interval.low, v.danish_win_rate());
+      EXPECT_GE(v.interval.high, v.danish_win_rate());
+      EXPECT_LE(v.mean_final_towns, v.mean_peak_towns);
+      EXPECT_GE(v.mean_danes_lost, 0.0);
+    }
   }
-  // Same seeds and agent: the study is reproducible.
-  const BalanceResult again = run_balance_study(two, {"heuristic", "heuristic"}, options);
-  EXPECT_EQ(again.variants[1].danish_wins, result.variants[1].danish_wins);
-  EXPECT_EQ(again.variants[1].mean_final_towns, result.variants[1].mean_final_towns);
+  EXPECT_EQ(balance_neighbours(result.pairings[0].variants, 0), (std::vector<int>{2, 1}));
+  // The same games whatever the thread count: the study is reproducible.
+  options.threads = 2;
+  const BalanceResult again = run_balance_study(three, pairings, options);
+  EXPECT_EQ(again.pairings[1].variants[2].danes_won, result.pairings[1].variants[2].danes_won);
+  EXPECT_EQ(again.pairings[0].variants[1].mean_final_towns,
+            result.pairings[0].variants[1].mean_final_towns);
   const auto dir = std::filesystem::temp_directory_path() / "sling-balance-test";
   std::filesystem::remove_all(dir);
   write_balance_report(result, options, "test", dir.string());
-  EXPECT_TRUE(std::filesystem::exists(dir / "report.md"));
+  std::ifstream report(dir / "report.md");
+  const std::string md((std::istreambuf_iterator<char>(report)), {});
+  EXPECT_EQ(md.find("**Answer for heuristic Danes against heuristic English.**"),
+            md.find("**Answer")) << md;
+  EXPECT_NE(md.find("calibration"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir / "variants.csv"));
   std::ifstream svg(dir / "danes_win_rate.svg");
   const std::string text((std::istreambuf_iterator<char>(svg)), {});
-  EXPECT_NE(text.find("+10 Danes"), std::string::npos);
+  EXPECT_NE(text.find("towns needed 16"), std::string::npos);
+  EXPECT_NE(text.find("random Danes against heuristic English"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST(DanelawBalance, PairedDifferencesCountOnlyTheGamesThatDiffer) {
+  VariantOutcome a, b;
+  a.danes_won = {0, 0, 1, 1, 0, 0, 0, 0};
+  b.danes_won = {1, 1, 1, 1, 0, 1, 0, 0};
+  const PairedDifference d = paired_difference(a, b);
+  EXPECT_DOUBLE_EQ(d.mean, 3.0 / 8);
+  EXPECT_EQ(d.discordant, 3);
+  EXPECT_LT(d.low, d.mean);
+  EXPECT_GT(d.high, d.mean);
+  const PairedDifference same = paired_difference(a, a);
+  EXPECT_EQ(same.discordant, 0);
+  EXPECT_FALSE(same.separated());
+  // Many seeds, the same one-sided change: separated.
+  VariantOutcome c, e;
+  for (int i = 0; i < 200; ++i) {
+    c.danes_won.push_back(0);
+    e.danes_won.push_back(i % 4 == 0);
+  }
+  EXPECT_TRUE(paired_difference(c, e).separated());
+}
+
+TEST(DanelawBalance, UnevenPairingsAreRefused) {
+  const auto run = testing_support::run_sling(
+      "study balance danelaw --danes strong --danes normal --english strong --games 1 --out " +
+      (std::filesystem::temp_directory_path() / "sling-balance-uneven").string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(testing_support::count_lines(run.output), 1) << run.output;
+  EXPECT_NE(run.output.find("same number of times"), std::string::npos) << run.output;
 }
 
 // experiments/tests/danelaw_strength_test.cpp measures these exact specs.

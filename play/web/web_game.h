@@ -1,10 +1,9 @@
 #pragma once
-// WebGame<G>: one game of `sling serve`, written once for every Game.  It keeps what the terminal
-// session keeps (the seed, the history, the agents) and follows the same rules:
-//   - the die of ply n is drawn from stream n of the seed, so undo and load never change the dice;
-//   - undo goes back to the previous human decision (answers to a die go with their move);
-//   - a save is the terminal's game record.
-// The page only draws the JSON of state_json() and sends actions this class listed as legal.
+// WebGame<G>: one game of `sling serve`, written once for every Game.  The game itself (the seed,
+// the history, the dice of ply n from stream n of the seed, the agents, undo to the previous human
+// decision, the record a save writes) is the GameTable the terminal's session holds too
+// (play/game_table.h); this class is the page's view of it: JSON for the page, requests checked
+// against what it listed as legal, and the agents' moves, hints and estimates on server workers.
 
 #include <algorithm>
 #include <array>
@@ -20,6 +19,7 @@
 #include "engine/core/game_limit.h"
 #include "engine/core/record.h"
 #include "experiments/play_game.h"
+#include "play/game_table.h"
 #include "play/game_views.h"
 #include "play/play_agents.h"
 #include "play/play_session.h"
@@ -67,12 +67,8 @@ class WebGame final : public WebSession {
 
   WebGame(G game, WebGameConfig config, const GameRecord* record = nullptr)
       : rules_game_(std::move(game)),
-        turn_limit_(turn_limit_for(config, record)),
-        limited_(rules_game_, turn_limit_),
-        game_(limited_.game()),
         config_(std::move(config)),
-        state_(game_.initial_state()) {
-    seed_ = config_.seed;
+        table_(rules_game_, turn_limit_for(config_, record), config_.dice_questions, config_.seed) {
     if (!config_.replay) {
       for (std::size_t side = 0; side < 2; ++side) {
         if (play::is_human(config_.sides[side])) continue;
@@ -80,7 +76,7 @@ class WebGame final : public WebSession {
             play::resolve_preset(rules_game_, config_.sides[side], config_.solution_file),
             config_.ai_seconds);
         try {
-          agents_[side] = play::make_play_agent(rules_game_, spec, config_.solution_file);
+          table_.set_agent(side, play::make_play_agent(rules_game_, spec, config_.solution_file));
         } catch (const std::exception& e) {
           throw bad_request(display(side) + ": " + e.what());
         }
@@ -88,38 +84,36 @@ class WebGame final : public WebSession {
     }
     if (record) {
       try {
-        state_ = replay(rules_game_, *record);
+        table_.load(*record);
       } catch (const std::exception& e) {
         throw bad_request(e.what());
       }
-      seed_ = record->seed;
-      history_ = record->history;
     }
-    resync_agents();
     if (!config_.replay) roll_dice();
   }
 
   std::string state_json(std::int64_t view_ply) override {
     std::lock_guard lock(mutex_);
-    if (view_ply > static_cast<std::int64_t>(history_.size()))
+    if (view_ply > static_cast<std::int64_t>(table_.history().size()))
       throw bad_request("ply " + std::to_string(view_ply) + " is past the end (" +
-                        std::to_string(history_.size()) + " plies)");
-    const std::size_t ply = view_ply < 0 ? history_.size() : static_cast<std::size_t>(view_ply);
-    const State s = ply == history_.size() ? state_ : position_at(ply);
-    const bool current = ply == history_.size() && !config_.replay;
+                        std::to_string(table_.history().size()) + " plies)");
+    const std::size_t ply =
+        view_ply < 0 ? table_.history().size() : static_cast<std::size_t>(view_ply);
+    const State s = ply == table_.history().size() ? table_.state() : position_at(ply);
+    const bool current = ply == table_.history().size() && !config_.replay;
     rapidjson::StringBuffer buffer;
     JsonWriter out(buffer);
     out.StartObject();
     write_key(out, "game");
-    write_string(out, game_.info().name);
+    write_string(out, game().info().name);
     write_key(out, "mode");
     write_string(out, config_.replay ? "replay" : "play");
     write_key(out, "seed");
-    write_string(out, std::to_string(seed_));
+    write_string(out, std::to_string(table_.seed()));
     write_key(out, "ply");
     out.Uint64(ply);
     write_key(out, "plies");
-    out.Uint64(history_.size());
+    out.Uint64(table_.history().size());
     write_key(out, "sides");
     out.StartArray();
     for (std::size_t side = 0; side < 2; ++side) {
@@ -129,52 +123,52 @@ class WebGame final : public WebSession {
       write_key(out, "player");
       write_string(out, config_.replay ? "record" : config_.sides[side]);
       write_key(out, "human");
-      out.Bool(!config_.replay && !agents_[side]);
+      out.Bool(!config_.replay && !table_.has_agent(side));
       write_key(out, "spec");
-      write_string(out, agents_[side] ? agents_[side]->spec() : "");
+      write_string(out, table_.has_agent(side) ? table_.agent(side).spec() : "");
       out.EndObject();
     }
     out.EndArray();
-    const bool over = game_.is_terminal(s);
+    const bool over = game().is_terminal(s);
     write_key(out, "over");
     out.Bool(over);
     write_key(out, "result");
-    write_string(out, over ? View::result(game_, s) : "");
+    write_string(out, over ? View::result(game(), s) : "");
     write_key(out, "end_reason");
     if constexpr (HasEndReason<G>) {
-      write_string(out, over ? std::string(game_.end_reason(s)) : "");
+      write_string(out, over ? std::string(game().end_reason(s)) : "");
     } else {
       write_string(out, "");
     }
     write_key(out, "turn_limit");
-    out.Int(turn_limit_);
-    const Player player = over ? kChancePlayer : game_.current_player(s);
+    out.Int(table_.turn_limit());
+    const Player player = over ? kChancePlayer : game().current_player(s);
     write_key(out, "to_move");
     out.Int(over ? -1 : player);
     write_key(out, "prompt");
-    write_string(out, !over && player >= 0 ? View::prompt(game_, s) : "");
+    write_string(out, !over && player >= 0 ? View::prompt(game(), s) : "");
     write_key(out, "thinking");
     out.Bool(thinking_ && current);
     write_key(out, "ai_error");
     write_string(out, ai_error_);
-    const bool human_turn =
-        current && !over && player >= 0 && !agents_[static_cast<std::size_t>(player)] && !thinking_;
+    const bool human_turn = current && !over && player >= 0 &&
+                            !table_.has_agent(static_cast<std::size_t>(player)) && !thinking_;
     write_key(out, "human_turn");
     out.Bool(human_turn);
     write_key(out, "point_input");
-    out.Bool(human_turn && picks_points(game_, s));
+    out.Bool(human_turn && picks_points(game(), s));
     write_key(out, "actions");
     out.StartArray();
-    if (human_turn && !picks_points(game_, s)) {
+    if (human_turn && !picks_points(game(), s)) {
       ActionList<G> legal;
-      game_.legal_actions(s, legal);
+      game().legal_actions(s, legal);
       for (Action a : legal) {
         out.StartObject();
         write_key(out, "code");
         out.Uint(a);
         write_key(out, "label");
-        write_string(out, View::option_label(game_, s, a));
-        write_action_fields(out, game_, s, a);
+        write_string(out, View::option_label(game(), s, a));
+        write_action_fields(out, game(), s, a);
         out.EndObject();
       }
     }
@@ -182,10 +176,10 @@ class WebGame final : public WebSession {
     write_key(out, "can_undo");
     out.Bool(current && !thinking_ && undo_target().has_value());
     write_key(out, "board");
-    write_board(out, game_, s);
-    write_log_and_trails(out, game_, history_);
+    write_board(out, game(), s);
+    write_log_and_trails(out, game(), table_.history());
     write_analysis(out, current);
-    write_eval(out, current && !over && player >= 0 && is_god_prompt(game_, s));
+    write_eval(out, current && !over && player >= 0 && is_god_prompt(game(), s));
     out.EndObject();
     return std::string(buffer.GetString(), buffer.GetSize());
   }
@@ -196,7 +190,7 @@ class WebGame final : public WebSession {
     std::lock_guard lock(mutex_);
     check_human_turn(request);
     ActionList<G> legal;
-    game_.legal_actions(state_, legal);
+    game().legal_actions(table_.state(), legal);
     if (*code < 0 ||
         std::find(legal.begin(), legal.end(), static_cast<Action>(*code)) == legal.end())
       throw bad_request("action " + std::to_string(*code) + " is not legal now");
@@ -212,7 +206,7 @@ class WebGame final : public WebSession {
       if (!std::isfinite(*x) || !std::isfinite(*y)) throw bad_request("the point is not finite");
       std::lock_guard lock(mutex_);
       check_human_turn(request);
-      const std::optional<PointChoice> choice = nearest_destination(game_, state_, *x, *y);
+      const std::optional<PointChoice> choice = nearest_destination(game(), table_.state(), *x, *y);
       if (!choice) throw conflict("no destination is to be chosen now");
       rapidjson::StringBuffer buffer;
       JsonWriter out(buffer);
@@ -220,7 +214,7 @@ class WebGame final : public WebSession {
       write_key(out, "action");
       out.Uint(choice->action);
       write_key(out, "label");
-      write_string(out, View::option_label(game_, state_, choice->action));
+      write_string(out, View::option_label(game(), table_.state(), choice->action));
       write_key(out, "x");
       out.Double(choice->x_cm);
       write_key(out, "y");
@@ -233,27 +227,23 @@ class WebGame final : public WebSession {
       return std::string(buffer.GetString(), buffer.GetSize());
     } else {
       (void)request;
-      throw bad_request(std::string(game_.info().name) + " has no points to pick");
+      throw bad_request(std::string(game().info().name) + " has no points to pick");
     }
   }
 
   void undo() override {
     std::lock_guard lock(mutex_);
     check_playable();
-    const std::optional<std::size_t> target = undo_target();
-    if (!target) throw conflict("there is no decision of yours to undo");
-    history_.resize(*target);
-    state_ = position_at(history_.size());
-    estimates_.undo_to(history_.size());
+    if (!table_.undo()) throw conflict("there is no decision of yours to undo");
+    estimates_.undo_to(table_.ply());
     ai_error_.clear();
     analysis_ = {};
-    resync_agents();
   }
 
   void request_hint() override {
     std::lock_guard lock(mutex_);
     check_playable();
-    if (game_.is_terminal(state_) || game_.current_player(state_) < 0)
+    if (game().is_terminal(table_.state()) || game().current_player(table_.state()) < 0)
       throw conflict("there is no decision to analyse");
     if (hint_running_) throw conflict("a hint is already being computed");
     hint_running_ = true;
@@ -267,9 +257,9 @@ class WebGame final : public WebSession {
 
   bool request_analysis() override {
     std::lock_guard lock(mutex_);
-    if (!config_.replay && !game_.is_terminal(state_))
+    if (!config_.replay && !game().is_terminal(table_.state()))
       throw conflict("the game is not over: it is analysed at its end, or in a replay");
-    return game_analysis_.request(history_.size());
+    return game_analysis_.request(table_.history().size());
   }
 
   void run_analysis() override {
@@ -286,7 +276,7 @@ class WebGame final : public WebSession {
 
   std::string analysis_json() override {
     std::lock_guard lock(mutex_);
-    return game_analysis_.json(history_.size());
+    return game_analysis_.json(table_.history().size());
   }
 
   bool ai_due() override {
@@ -301,8 +291,8 @@ class WebGame final : public WebSession {
       std::lock_guard lock(mutex_);
       if (!ai_due_locked()) return false;
       thinking_ = true;
-      state = state_;
-      side = static_cast<std::size_t>(game_.current_player(state_));
+      state = table_.state();
+      side = static_cast<std::size_t>(game().current_player(table_.state()));
     }
     // The agent is used by this thread alone while thinking_ is set: requests that would touch
     // it (undo, load, an action) are refused until the move is made.
@@ -310,10 +300,10 @@ class WebGame final : public WebSession {
     Analysis analysis;
     std::string error;
     try {
-      action = agents_[side]->act(state);
+      action = table_.agent(side).act(state);
       State check = state;
-      game_.apply_action(check, action);
-      analysis = agents_[side]->last_analysis();
+      game().apply_action(check, action);
+      analysis = table_.agent(side).last_analysis();
     } catch (const std::exception& e) {
       error = display(side) + "'s agent failed: " + e.what();
     }
@@ -335,8 +325,8 @@ class WebGame final : public WebSession {
     {
       std::lock_guard lock(mutex_);
       if (!hint_running_) return;
-      state = state_;
-      ply = history_.size();
+      state = table_.state();
+      ply = table_.history().size();
     }
     HintResult result;
     result.ply = ply;
@@ -345,13 +335,13 @@ class WebGame final : public WebSession {
       Analysis analysis;
       if (spec.empty()) {
         const play::PlayoutOptions options;
-        analysis = play::playout_analysis(game_, state, hash_combine(seed_, ply), options);
+        analysis = play::playout_analysis(game(), state, hash_combine(table_.seed(), ply), options);
         result.source = std::to_string(options.playouts) + " rule-of-thumb playouts per action";
         result.name = "playouts";
       } else {
         spec = with_time_budget(spec, config_.ai_seconds);
         if (!hinter_) hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
-        hinter_->new_game(hash_combine(seed_, ply));
+        hinter_->new_game(hash_combine(table_.seed(), ply));
         const Action best = hinter_->act(state);
         analysis = hinter_->last_analysis();
         if (analysis.actions.empty()) analysis.actions.push_back({best, 0, 0});
@@ -361,7 +351,7 @@ class WebGame final : public WebSession {
       result.exact = analysis.exact;
       result.win = (analysis.value + 1) / 2;
       for (const ActionStat& stat : analysis.actions) {
-        result.actions.push_back({stat.action, game_.action_to_string(state, stat.action),
+        result.actions.push_back({stat.action, game().action_to_string(state, stat.action),
                                   (stat.value + 1) / 2, stat.visits});
       }
     } catch (const std::exception& e) {
@@ -387,31 +377,30 @@ class WebGame final : public WebSession {
       std::lock_guard lock(mutex_);
       if (!eval_due_locked()) return;
       estimates_.start();
-      state = state_;
-      ply = history_.size();
+      state = table_.state();
+      ply = table_.history().size();
     }
     const std::string spec = with_time_budget(
         play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
     auto estimate =
-        estimates_.compute(rules_game_, state, ply, seed_, spec, config_.solution_file);
+        estimates_.compute(rules_game_, state, ply, table_.seed(), spec, config_.solution_file);
     std::lock_guard lock(mutex_);
     estimates_.finish(std::move(estimate));
   }
 
   std::string save_name() override {
     std::lock_guard lock(mutex_);
-    return "sling-" + std::string(game_.info().name) + "-seed" + std::to_string(seed_) + "-ply" +
-           std::to_string(history_.size()) + ".json";
+    return "sling-" + std::string(game().info().name) + "-seed" + std::to_string(table_.seed()) +
+           "-ply" + std::to_string(table_.history().size()) + ".json";
   }
 
  private:
   GameRecord record_locked() const {
-    GameRecord record{std::string(game_.info().name), rules_game_.rules_json(), seed_, history_};
-    record.turn_limit = turn_limit_;
     // Who plays each side, as a terminal save records it, so that `sling play --load` brings
     // back the same opponent.
-    if (!config_.replay) record.agents = {config_.sides[0], config_.sides[1]};
-    return record;
+    return table_.record(config_.replay
+                             ? std::vector<std::string>{}
+                             : std::vector<std::string>{config_.sides[0], config_.sides[1]});
   }
 
   // Games between agents end (engine/core/game_limit.h): a game without a person is played to the
@@ -422,31 +411,34 @@ class WebGame final : public WebSession {
     return config.replay || person ? 0 : recorded_turn_limit<G>(kDefaultAgentTurnLimit);
   }
 
+  const G& game() const { return table_.game(); }
+
   std::string display(std::size_t side) const {
-    return play::display_name(game_.info().sides[side]);
+    return play::display_name(game().info().sides[side]);
   }
 
   // An estimate is wanted where a person faces God's question (its stakes) and, with the strip
   // on, at every decision; one per position.
   bool eval_due_locked() const {
-    if (config_.replay || game_.is_terminal(state_)) return false;
-    const Player p = game_.current_player(state_);
+    if (config_.replay || game().is_terminal(table_.state())) return false;
+    const Player p = game().current_player(table_.state());
     if (p < 0) return false;
-    const bool stakes = !agents_[static_cast<std::size_t>(p)] && is_god_prompt(game_, state_);
-    return estimates_.due(history_.size(), stakes || config_.win_strip);
+    const bool stakes =
+        !table_.has_agent(static_cast<std::size_t>(p)) && is_god_prompt(game(), table_.state());
+    return estimates_.due(table_.history().size(), stakes || config_.win_strip);
   }
 
   void write_eval(JsonWriter& out, bool god_prompt) const {
     write_key(out, "eval_pending");
     out.Bool(!config_.replay && (estimates_.running() || eval_due_locked()));
-    estimates_.write(out, history_.size(), god_prompt, config_.win_strip);
+    estimates_.write(out, table_.history().size(), god_prompt, config_.win_strip);
   }
 
   bool ai_due_locked() const {
-    if (config_.replay || thinking_ || !ai_error_.empty() || game_.is_terminal(state_))
+    if (config_.replay || thinking_ || !ai_error_.empty() || game().is_terminal(table_.state()))
       return false;
-    const Player p = game_.current_player(state_);
-    return p >= 0 && agents_[static_cast<std::size_t>(p)] != nullptr;
+    const Player p = game().current_player(table_.state());
+    return p >= 0 && table_.has_agent(static_cast<std::size_t>(p));
   }
 
   void check_playable() const {
@@ -457,75 +449,29 @@ class WebGame final : public WebSession {
   void check_human_turn(const rapidjson::Value& request) const {
     check_playable();
     if (const auto ply = integer_field(request, "ply");
-        ply && *ply != static_cast<std::int64_t>(history_.size())) {
-      throw conflict("the game has moved on since (ply " + std::to_string(history_.size()) + ")");
+        ply && *ply != static_cast<std::int64_t>(table_.history().size())) {
+      throw conflict("the game has moved on since (ply " + std::to_string(table_.history().size()) +
+                     ")");
     }
-    if (game_.is_terminal(state_)) throw conflict("the game is over");
-    const Player p = game_.current_player(state_);
-    if (p < 0 || agents_[static_cast<std::size_t>(p)])
+    if (game().is_terminal(table_.state())) throw conflict("the game is over");
+    const Player p = game().current_player(table_.state());
+    if (p < 0 || table_.has_agent(static_cast<std::size_t>(p)))
       throw conflict("it is not a person's turn to act");
   }
 
-  State position_at(std::size_t ply) const {
-    State s = game_.initial_state();
-    for (std::size_t i = 0; i < ply; ++i) apply_any(game_, s, history_[i]);
-    return s;
-  }
+  State position_at(std::size_t ply) const { return table_.position_at(ply); }
 
-  void apply(Action action) { play::apply_at_table(game_, state_, history_, agents_, action); }
+  void apply(Action action) { table_.apply(action); }
 
-  // Throws every die due now: the die of ply n from stream n of the seed, as in the terminal, and
-  // answers the questions after a die that a person is not asked (the duel's God prompt after a
-  // roll that went David's way), as the terminal session does.
+  // Throws every die due now and answers the questions a person is not asked (the duel's God
+  // prompt after a roll that went David's way), as the terminal session does.
   void roll_dice() {
-    while (!game_.is_terminal(state_)) {
-      const Player p = game_.current_player(state_);
-      if (p == kChancePlayer) {
-        Rng rng = Rng(seed_, 0).derive(history_.size());
-        apply(sample_chance(game_, state_, rng));
-      } else if (const auto answer = unasked_answer(state_);
-                 answer && !agents_[static_cast<std::size_t>(p)]) {
-        apply(*answer);
-      } else {
-        return;
-      }
-    }
+    table_.advance_chance([](const State&, Action) {});
   }
 
-  // The answer for a person to a question they chose not to be asked (play/game_view.h).
-  std::optional<Action> unasked_answer(const State& s) const {
-    if constexpr (requires { View::unasked_answer(game_, s, config_.dice_questions); }) {
-      return View::unasked_answer(game_, s, config_.dice_questions);
-    } else {
-      return std::nullopt;
-    }
-  }
-
-  void resync_agents() {
-    for (std::size_t side = 0; side < 2; ++side) {
-      if (!agents_[side]) continue;
-      agents_[side]->new_game(agent_seed(seed_, static_cast<int>(side)));
-      State s = game_.initial_state();
-      for (Action a : history_) {
-        agents_[side]->observe(s, a);
-        apply_any(game_, s, a);
-      }
-    }
-  }
-
-  // The length of the history after an undo: the last decision a person chose (or, failing
-  // that, the last answer a person gave to a die).
+  // Nothing to undo in a replay.
   std::optional<std::size_t> undo_target() const {
-    if (config_.replay) return std::nullopt;
-    std::optional<std::size_t> target, follow_up;
-    State s = game_.initial_state();
-    for (std::size_t ply = 0; ply < history_.size(); ++ply) {
-      const Player p = game_.current_player(s);
-      if (p >= 0 && !agents_[static_cast<std::size_t>(p)] && !unasked_answer(s))
-        (View::is_follow_up(game_, s) ? follow_up : target) = ply;
-      apply_any(game_, s, history_[ply]);
-    }
-    return target ? target : follow_up;
+    return config_.replay ? std::nullopt : table_.undo_target();
   }
 
   AiMove describe_analysis(const State& state, std::size_t side, Action chosen,
@@ -533,34 +479,28 @@ class WebGame final : public WebSession {
     (void)side;
     AiMove move;
     move.present = true;
-    move.action = game_.action_to_string(state, chosen);
+    move.action = game().action_to_string(state, chosen);
     move.estimated = !analysis.actions.empty();
     move.exact = analysis.exact;
     move.win = (analysis.value + 1) / 2;
     for (const ActionStat& stat : analysis.actions) {
       if (stat.action == chosen || move.alternatives.size() == 3) continue;
-      move.alternatives.push_back({stat.action, game_.action_to_string(state, stat.action),
+      move.alternatives.push_back({stat.action, game().action_to_string(state, stat.action),
                                    (stat.value + 1) / 2, stat.visits});
     }
     return move;
   }
 
   void write_analysis(JsonWriter& out, bool current) const {
-    write_moves_and_hint(out, analysis_, hint_running_, hint_, current, history_.size());
+    write_moves_and_hint(out, analysis_, hint_running_, hint_, current, table_.history().size());
   }
 
   // The game as its rules define it (the agents play it), and the game stepped here: the same
   // with the turn limit of games between agents when nobody plays a side (or the save's limit).
   const G rules_game_;
-  const int turn_limit_;
-  const TurnLimited<G> limited_;
-  const G& game_;
   const WebGameConfig config_;
+  play::GameTable<G> table_;  // the seed, the history, the dice, the agents, undo and saves
   std::mutex mutex_;
-  std::uint64_t seed_ = 1;
-  State state_;
-  std::vector<Action> history_;
-  std::array<AgentPtr<G>, 2> agents_;
   bool thinking_ = false;
   std::string ai_error_;
   std::array<AiMove, 2> analysis_;
