@@ -216,46 +216,193 @@ HexMap HexMap::load(const std::string& name_or_path) {
   return parse(text, name_or_path);
 }
 
-HexMap HexMap::parse(std::string_view json, std::string_view source) {
-  const std::string where = "map (" + std::string(source) + ")";
-  RawMap raw;
-  try {
-    raw = read_raw_map(json);
-  } catch (const RulesError& e) {
-    throw RulesError(where + ": " + e.what());
-  }
-  auto fail = [&](const std::string& message) { throw RulesError(where + ": " + message); };
+// parse()'s steps, each validating one kind of the file's fields into the map; every error
+// names the map's source.
+class HexMap::Builder {
+ public:
+  Builder(HexMap& map, const RawMap& raw, std::string where)
+      : map_(map), raw_(raw), where_(std::move(where)) {}
 
-  HexMap map;
-  map.name_ = raw.name;
-  if (raw.name.find('"') != std::string::npos || raw.name.find('\\') != std::string::npos) {
-    fail("the map name has a quote or backslash");
+  [[noreturn]] void fail(const std::string& message) const {
+    throw RulesError(where_ + ": " + message);
   }
-  map.hex_km_ = raw.hex_km;
-  if (raw.hexes.empty()) fail("no hexes");
-  if (raw.hexes.size() > static_cast<std::size_t>(kMaxHexes)) {
-    fail("too many hexes (" + std::to_string(raw.hexes.size()) + ", at most " +
-         std::to_string(kMaxHexes) + ")");
-  }
-  if (!(raw.hex_km > 0)) fail("hex_km must be positive");
 
-  // 1. Hexes: coordinates, labels, terrain, sectors.
-  int q_max = raw.hexes[0].q, r_max = raw.hexes[0].r;
-  map.q_min_ = q_max;
-  map.r_min_ = r_max;
-  for (const RawHex& h : raw.hexes) {
-    map.q_min_ = std::min(map.q_min_, h.q);
-    map.r_min_ = std::min(map.r_min_, h.r);
-    q_max = std::max(q_max, h.q);
-    r_max = std::max(r_max, h.r);
+  // The name, the scale and the number of hexes.
+  void check_header() {
+    map_.name_ = raw_.name;
+    if (raw_.name.find('"') != std::string::npos || raw_.name.find('\\') != std::string::npos) {
+      fail("the map name has a quote or backslash");
+    }
+    map_.hex_km_ = raw_.hex_km;
+    if (raw_.hexes.empty()) fail("no hexes");
+    if (raw_.hexes.size() > static_cast<std::size_t>(kMaxHexes)) {
+      fail("too many hexes (" + std::to_string(raw_.hexes.size()) + ", at most " +
+           std::to_string(kMaxHexes) + ")");
+    }
+    if (!(raw_.hex_km > 0)) fail("hex_km must be positive");
   }
-  map.grid_width_ = q_max - map.q_min_ + 1;
-  map.grid_height_ = r_max - map.r_min_ + 1;
-  if (static_cast<long long>(map.grid_width_) * map.grid_height_ > 4'000'000) {
-    fail("hex coordinates span too wide an area");
+
+  // Hexes: coordinates, labels, terrain, sectors; then each hex's neighbours and the coast.
+  void add_hexes() {
+    size_grid();
+    for (const RawHex& h : raw_.hexes) add_hex(h);
+    for (HexInfo& info : map_.hexes_) {
+      for (int d = 0; d < kDirections; ++d) {
+        info.neighbours[d] =
+            map_.find(info.q + kAxialDirections[d][0], info.r + kAxialDirections[d][1]);
+      }
+    }
+    for (HexInfo& info : map_.hexes_) {
+      if (info.is_sea()) continue;
+      for (int n : info.neighbours) info.coastal |= (n >= 0 && map_.hexes_[n].is_sea());
+    }
   }
-  map.grid_.assign(static_cast<std::size_t>(map.grid_width_) * map.grid_height_, -1);
-  for (const RawHex& h : raw.hexes) {
+
+  // Towns: on land, one per hex, unique names.
+  void add_towns() {
+    if (raw_.towns.size() > static_cast<std::size_t>(kMaxTowns)) {
+      fail("too many towns (at most " + std::to_string(kMaxTowns) + ")");
+    }
+    std::set<std::string> town_names;
+    for (const RawTown& t : raw_.towns) {
+      const int hex = map_.find(t.q, t.r);
+      if (t.name.empty()) fail("a town at " + axial_text(t.q, t.r) + " has no name");
+      if (hex < 0) fail("town " + t.name + ": no hex at " + axial_text(t.q, t.r));
+      const std::string named = "hex " + map_.label(hex);
+      if (map_.hexes_[hex].is_sea()) fail(named + ": town " + t.name + " is on a sea hex");
+      if (map_.hexes_[hex].town >= 0) {
+        fail(named + ": holds two towns (" + map_.towns_[map_.hexes_[hex].town].name + " and " +
+             t.name + ")");
+      }
+      if (!town_names.insert(lower(t.name)).second) fail("duplicate town name '" + t.name + "'");
+      const bool looks_like_hex =
+          t.name.find(',') != std::string::npos ||
+          (t.name.size() == 4 && std::all_of(t.name.begin(), t.name.end(), [](char c) {
+             return std::isdigit(static_cast<unsigned char>(c));
+           }));
+      // Such a name would make "--from 0712" or "--from 3,4" ambiguous.
+      if (looks_like_hex) fail(named + ": town name '" + t.name + "' reads as a hex coordinate");
+      if (t.name.find('"') != std::string::npos || t.name.find('\\') != std::string::npos) {
+        fail(named + ": town name '" + t.name + "' has a quote or backslash");
+      }
+      map_.hexes_[hex].town = static_cast<int>(map_.towns_.size());
+      map_.towns_.push_back({t.name, hex, map_.hexes_[hex].coastal});
+    }
+  }
+
+  // Rivers on hexsides between neighbouring land hexes.
+  void add_rivers() {
+    std::set<std::string> river_names;
+    for (const RawRiver& r : raw_.rivers) {
+      if (!river_names.insert(lower(r.name)).second) fail("duplicate river name '" + r.name + "'");
+      if (r.name.find('"') != std::string::npos || r.name.find('\\') != std::string::npos) {
+        fail("river name '" + r.name + "' has a quote or backslash");
+      }
+      River river{r.name, {}};
+      for (const auto& e : r.edges) river.sides.push_back(add_river_side(r.name, e));
+      map_.rivers_.push_back(std::move(river));
+    }
+  }
+
+  // All land must be one connected region (an island could never be reached by the English).
+  void check_land_connected() const {
+    int first_land = -1;
+    for (int i = 0; i < map_.size(); ++i) {
+      if (!map_.hexes_[i].is_sea()) {
+        first_land = i;
+        break;
+      }
+    }
+    if (first_land < 0) fail("no land hexes");
+    std::vector<char> seen(map_.hexes_.size(), 0);
+    std::vector<int> stack{first_land};
+    seen[first_land] = 1;
+    while (!stack.empty()) {
+      const int h = stack.back();
+      stack.pop_back();
+      for (int n : map_.hexes_[h].neighbours) {
+        if (n >= 0 && !seen[n] && !map_.hexes_[n].is_sea()) {
+          seen[n] = 1;
+          stack.push_back(n);
+        }
+      }
+    }
+    for (int i = 0; i < map_.size(); ++i) {
+      if (!map_.hexes_[i].is_sea() && !seen[i]) {
+        fail("hex " + map_.label(i) + ": land not connected to hex " + map_.label(first_land));
+      }
+    }
+  }
+
+  // The content digest: terrain, sectors, towns and rivers, in file order.
+  void set_content_hash() {
+    std::uint64_t h = 0x64616e656c6177ULL;
+    for (const HexInfo& info : map_.hexes_) {
+      h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(info.q)));
+      h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(info.r)));
+      h = hash_combine(h, static_cast<std::uint64_t>(info.terrain) * 16 + info.sector);
+    }
+    for (const Town& t : map_.towns_) {
+      for (char c : t.name) h = hash_combine(h, static_cast<unsigned char>(c));
+      h = hash_combine(h, static_cast<std::uint64_t>(t.hex));
+    }
+    for (const River& r : map_.rivers_) {
+      for (const auto& s : r.sides)
+        h = hash_combine(h, static_cast<std::uint64_t>(s[0] * 4096 + s[1]));
+    }
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(h));
+    map_.content_hash_ = digest;
+  }
+
+  // Derived keys a file may carry (an exported map): they must agree with the source keys.
+  void check_derived_keys() const {
+    for (std::size_t i = 0; i < raw_.hexes.size(); ++i) {
+      const RawHex& h = raw_.hexes[i];
+      const HexInfo& info = map_.hexes_[i];
+      const std::string named = "hex " + offset_label(h.q, h.r);
+      const std::string town = info.town >= 0 ? map_.towns_[info.town].name : std::string();
+      if (h.index && *h.index != static_cast<int>(i)) {
+        fail(named + ": 'index' is not its position");
+      }
+      if (h.label && *h.label != map_.label(static_cast<int>(i))) {
+        fail(named + ": 'label' says " + *h.label + " (labels follow from q and r)");
+      }
+      if (h.town && *h.town != town) {
+        fail(named + ": 'town' says '" + *h.town + "' but the towns list puts " +
+             (town.empty() ? "no town" : "'" + town + "'") + " there (towns are set in \"towns\")");
+      }
+      if (h.coastal && *h.coastal != info.coastal) {
+        fail(named + ": 'coastal' disagrees with the terrain around it (it is derived)");
+      }
+    }
+    if (raw_.content_hash && *raw_.content_hash != map_.content_hash_) {
+      fail("'content_hash' is " + *raw_.content_hash + " but the content hashes to " +
+           map_.content_hash_ + " (drop the key after editing the map)");
+    }
+  }
+
+ private:
+  // The grid that finds a hex by its coordinates, spanning every hex of the file.
+  void size_grid() {
+    int q_max = raw_.hexes[0].q, r_max = raw_.hexes[0].r;
+    map_.q_min_ = q_max;
+    map_.r_min_ = r_max;
+    for (const RawHex& h : raw_.hexes) {
+      map_.q_min_ = std::min(map_.q_min_, h.q);
+      map_.r_min_ = std::min(map_.r_min_, h.r);
+      q_max = std::max(q_max, h.q);
+      r_max = std::max(r_max, h.r);
+    }
+    map_.grid_width_ = q_max - map_.q_min_ + 1;
+    map_.grid_height_ = r_max - map_.r_min_ + 1;
+    if (static_cast<long long>(map_.grid_width_) * map_.grid_height_ > 4'000'000) {
+      fail("hex coordinates span too wide an area");
+    }
+    map_.grid_.assign(static_cast<std::size_t>(map_.grid_width_) * map_.grid_height_, -1);
+  }
+
+  void add_hex(const RawHex& h) {
     const std::string at = "hex " + axial_text(h.q, h.r);
     const int column = column_of(h.q, h.r);
     if (h.r < 0 || h.r > 99 || column < 0 || column > 99) {
@@ -275,149 +422,53 @@ HexMap HexMap::parse(std::string_view json, std::string_view source) {
     if (!info.is_sea() && h.sector != 0) {
       fail(named + ": a land hex has sea sector " + std::to_string(h.sector) + " (must be 0)");
     }
-    int& slot = map.grid_[static_cast<std::size_t>((h.q - map.q_min_) +
-                                                   (h.r - map.r_min_) * map.grid_width_)];
+    int& slot = map_.grid_[static_cast<std::size_t>((h.q - map_.q_min_) +
+                                                    (h.r - map_.r_min_) * map_.grid_width_)];
     if (slot != -1) fail(named + ": listed twice");
-    slot = static_cast<int>(map.hexes_.size());
-    map.hexes_.push_back(info);
-  }
-  for (HexInfo& info : map.hexes_) {
-    for (int d = 0; d < kDirections; ++d) {
-      info.neighbours[d] =
-          map.find(info.q + kAxialDirections[d][0], info.r + kAxialDirections[d][1]);
-    }
-  }
-  for (HexInfo& info : map.hexes_) {
-    if (info.is_sea()) continue;
-    for (int n : info.neighbours) info.coastal |= (n >= 0 && map.hexes_[n].is_sea());
+    slot = static_cast<int>(map_.hexes_.size());
+    map_.hexes_.push_back(info);
   }
 
-  // 2. Towns: on land, one per hex, unique names.
-  if (raw.towns.size() > static_cast<std::size_t>(kMaxTowns)) {
-    fail("too many towns (at most " + std::to_string(kMaxTowns) + ")");
-  }
-  std::set<std::string> town_names;
-  for (const RawTown& t : raw.towns) {
-    const int hex = map.find(t.q, t.r);
-    if (t.name.empty()) fail("a town at " + axial_text(t.q, t.r) + " has no name");
-    if (hex < 0) fail("town " + t.name + ": no hex at " + axial_text(t.q, t.r));
-    const std::string named = "hex " + map.label(hex);
-    if (map.hexes_[hex].is_sea()) fail(named + ": town " + t.name + " is on a sea hex");
-    if (map.hexes_[hex].town >= 0) {
-      fail(named + ": holds two towns (" + map.towns_[map.hexes_[hex].town].name + " and " +
-           t.name + ")");
+  // Marks one river side [q1, r1, q2, r2] on both of its hexes; returns the hexes.
+  std::array<int, 2> add_river_side(const std::string& name, const std::array<int, 4>& e) {
+    const int a = map_.find(e[0], e[1]);
+    const int b = map_.find(e[2], e[3]);
+    const std::string side =
+        "river " + name + " on the side " + axial_text(e[0], e[1]) + "-" + axial_text(e[2], e[3]);
+    if (a < 0 || b < 0) fail(side + ": no such hex");
+    const int d = map_.direction_to(a, b);
+    if (d < 0)
+      fail("hex " + map_.label(a) + ": " + side + " lies between hexes that are not neighbours");
+    if (map_.hexes_[a].is_sea() || map_.hexes_[b].is_sea()) {
+      fail("hex " + map_.label(map_.hexes_[a].is_sea() ? a : b) + ": " + side + " touches the sea");
     }
-    if (!town_names.insert(lower(t.name)).second) fail("duplicate town name '" + t.name + "'");
-    const bool looks_like_hex =
-        t.name.find(',') != std::string::npos ||
-        (t.name.size() == 4 && std::all_of(t.name.begin(), t.name.end(), [](char c) {
-           return std::isdigit(static_cast<unsigned char>(c));
-         }));
-    // Such a name would make "--from 0712" or "--from 3,4" ambiguous.
-    if (looks_like_hex) fail(named + ": town name '" + t.name + "' reads as a hex coordinate");
-    if (t.name.find('"') != std::string::npos || t.name.find('\\') != std::string::npos) {
-      fail(named + ": town name '" + t.name + "' has a quote or backslash");
-    }
-    map.hexes_[hex].town = static_cast<int>(map.towns_.size());
-    map.towns_.push_back({t.name, hex, map.hexes_[hex].coastal});
+    map_.hexes_[a].river_sides |= static_cast<std::uint8_t>(1u << d);
+    map_.hexes_[b].river_sides |= static_cast<std::uint8_t>(1u << ((d + 3) % kDirections));
+    return {a, b};
   }
 
-  // 3. Rivers on hexsides between neighbouring land hexes.
-  std::set<std::string> river_names;
-  for (const RawRiver& r : raw.rivers) {
-    if (!river_names.insert(lower(r.name)).second) fail("duplicate river name '" + r.name + "'");
-    if (r.name.find('"') != std::string::npos || r.name.find('\\') != std::string::npos) {
-      fail("river name '" + r.name + "' has a quote or backslash");
-    }
-    River river{r.name, {}};
-    for (const auto& e : r.edges) {
-      const int a = map.find(e[0], e[1]);
-      const int b = map.find(e[2], e[3]);
-      const std::string side = "river " + r.name + " on the side " + axial_text(e[0], e[1]) + "-" +
-                               axial_text(e[2], e[3]);
-      if (a < 0 || b < 0) fail(side + ": no such hex");
-      const int d = map.direction_to(a, b);
-      if (d < 0)
-        fail("hex " + map.label(a) + ": " + side + " lies between hexes that are not neighbours");
-      if (map.hexes_[a].is_sea() || map.hexes_[b].is_sea()) {
-        fail("hex " + map.label(map.hexes_[a].is_sea() ? a : b) + ": " + side + " touches the sea");
-      }
-      map.hexes_[a].river_sides |= static_cast<std::uint8_t>(1u << d);
-      map.hexes_[b].river_sides |= static_cast<std::uint8_t>(1u << ((d + 3) % kDirections));
-      river.sides.push_back({a, b});
-    }
-    map.rivers_.push_back(std::move(river));
-  }
+  HexMap& map_;
+  const RawMap& raw_;
+  std::string where_;
+};
 
-  // 4. All land must be one connected region (an island could never be reached by the English).
-  int first_land = -1;
-  for (int i = 0; i < map.size(); ++i) {
-    if (!map.hexes_[i].is_sea()) {
-      first_land = i;
-      break;
-    }
+HexMap HexMap::parse(std::string_view json, std::string_view source) {
+  const std::string where = "map (" + std::string(source) + ")";
+  RawMap raw;
+  try {
+    raw = read_raw_map(json);
+  } catch (const RulesError& e) {
+    throw RulesError(where + ": " + e.what());
   }
-  if (first_land < 0) fail("no land hexes");
-  std::vector<char> seen(map.hexes_.size(), 0);
-  std::vector<int> stack{first_land};
-  seen[first_land] = 1;
-  while (!stack.empty()) {
-    const int h = stack.back();
-    stack.pop_back();
-    for (int n : map.hexes_[h].neighbours) {
-      if (n >= 0 && !seen[n] && !map.hexes_[n].is_sea()) {
-        seen[n] = 1;
-        stack.push_back(n);
-      }
-    }
-  }
-  for (int i = 0; i < map.size(); ++i) {
-    if (!map.hexes_[i].is_sea() && !seen[i]) {
-      fail("hex " + map.label(i) + ": land not connected to hex " + map.label(first_land));
-    }
-  }
-
-  // 5. The content digest: terrain, sectors, towns and rivers, in file order.
-  std::uint64_t h = 0x64616e656c6177ULL;
-  for (const HexInfo& info : map.hexes_) {
-    h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(info.q)));
-    h = hash_combine(h, static_cast<std::uint64_t>(static_cast<std::uint32_t>(info.r)));
-    h = hash_combine(h, static_cast<std::uint64_t>(info.terrain) * 16 + info.sector);
-  }
-  for (const Town& t : map.towns_) {
-    for (char c : t.name) h = hash_combine(h, static_cast<unsigned char>(c));
-    h = hash_combine(h, static_cast<std::uint64_t>(t.hex));
-  }
-  for (const River& r : map.rivers_) {
-    for (const auto& s : r.sides)
-      h = hash_combine(h, static_cast<std::uint64_t>(s[0] * 4096 + s[1]));
-  }
-  char digest[17];
-  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(h));
-  map.content_hash_ = digest;
-
-  // 6. Derived keys a file may carry (an exported map): they must agree with the source keys.
-  for (std::size_t i = 0; i < raw.hexes.size(); ++i) {
-    const RawHex& h = raw.hexes[i];
-    const HexInfo& info = map.hexes_[i];
-    const std::string named = "hex " + offset_label(h.q, h.r);
-    const std::string town = info.town >= 0 ? map.towns_[info.town].name : std::string();
-    if (h.index && *h.index != static_cast<int>(i)) fail(named + ": 'index' is not its position");
-    if (h.label && *h.label != map.label(static_cast<int>(i))) {
-      fail(named + ": 'label' says " + *h.label + " (labels follow from q and r)");
-    }
-    if (h.town && *h.town != town) {
-      fail(named + ": 'town' says '" + *h.town + "' but the towns list puts " +
-           (town.empty() ? "no town" : "'" + town + "'") + " there (towns are set in \"towns\")");
-    }
-    if (h.coastal && *h.coastal != info.coastal) {
-      fail(named + ": 'coastal' disagrees with the terrain around it (it is derived)");
-    }
-  }
-  if (raw.content_hash && *raw.content_hash != map.content_hash_) {
-    fail("'content_hash' is " + *raw.content_hash + " but the content hashes to " +
-         map.content_hash_ + " (drop the key after editing the map)");
-  }
+  HexMap map;
+  Builder builder(map, raw, where);
+  builder.check_header();
+  builder.add_hexes();
+  builder.add_towns();
+  builder.add_rivers();
+  builder.check_land_connected();
+  builder.set_content_hash();
+  builder.check_derived_keys();
   return map;
 }
 

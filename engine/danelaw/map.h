@@ -98,6 +98,9 @@ class HexMap {
   std::string export_json() const;
 
  private:
+  // parse()'s steps (map.cpp): validates a file's fields into a HexMap, one kind at a time.
+  class Builder;
+
   std::string name_;
   double hex_km_ = 0;
   std::vector<HexInfo> hexes_;

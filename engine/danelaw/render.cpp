@@ -198,110 +198,138 @@ std::string text_map(const DanelawGame& game, const State* state) {
   return out.str();
 }
 
-std::string svg_map(const DanelawGame& game, const State* state) {
-  const HexMap& map = game.map();
-  constexpr double kSize = 18.0;  // centre to corner, in SVG units
+namespace {
+
+// The SVG picture's geometry: where each hex lies, the picture's size, and the legend's rows
+// below the map.
+struct SvgLayout {
+  static constexpr double kSize = 18.0;  // centre to corner, in SVG units
+  static constexpr double kLegendFont = 10, kLegendRow = 18;
   const double sqrt3 = std::sqrt(3.0);
+  double margin = 40.0;
+  double dx = 0, dy = 0;  // added to a hex centre to place it in the picture
+  double width = 0, height = 0;
+  double legend_height = 0;
+  std::vector<std::pair<double, double>> legend_positions;  // each legend item's anchor
+
+  // A hex's centre before the shift (dx, dy).
+  std::pair<double, double> centre(const HexInfo& h) const {
+    return {kSize * sqrt3 * (h.q + h.r / 2.0), kSize * 1.5 * h.r};
+  }
+  // Corner i of a hex, in the picture (corner i and i + 1 bound the hexside in direction i).
+  std::pair<double, double> corner(const HexInfo& h, int i) const {
+    const auto [cx, cy] = centre(h);
+    const double a = (60.0 * i - 30.0) * M_PI / 180.0;
+    return {cx + dx + kSize * std::cos(a), cy + dy - kSize * std::sin(a)};
+  }
+};
+
+std::vector<LegendItem> svg_legend_items() {
+  return {{terrain_colour(Terrain::kSea), "sea (numbers: sea sectors)"},
+          {terrain_colour(Terrain::kPlain), "plain"},
+          {terrain_colour(Terrain::kHills), "hills"},
+          {terrain_colour(Terrain::kWetland), "wetland"},
+          {terrain_colour(Terrain::kForest), "forest"},
+          {nullptr, "river: +1 to cross, -1 to attack across"},
+          {"#ffffff", "town held by the English"},
+          {"#c0392b", "town held by the Danes"},
+          {"#b03020", "D Danish army"},
+          {"#2a4f9a", "E English field army"},
+          {"#8a9bb5", "M militia"}};
+}
+
+// The picture fits the map with a margin; the legend's rows wrap at the picture's width, and the
+// picture grows to hold them.
+SvgLayout layout_svg(const HexMap& map, const std::vector<LegendItem>& legend_items) {
+  SvgLayout layout;
   double x_min = 1e9, y_min = 1e9, x_max = -1e9, y_max = -1e9;
-  auto centre = [&](const HexInfo& h) {
-    return std::pair<double, double>{kSize * sqrt3 * (h.q + h.r / 2.0), kSize * 1.5 * h.r};
-  };
   for (const HexInfo& h : map.hexes()) {
-    const auto [x, y] = centre(h);
+    const auto [x, y] = layout.centre(h);
     x_min = std::min(x_min, x);
     x_max = std::max(x_max, x);
     y_min = std::min(y_min, y);
     y_max = std::max(y_max, y);
   }
-  const double margin = 40.0;
-  const double dx = margin - x_min, dy = margin - y_min;
-  const double width = x_max - x_min + 2 * margin;
-  // The legend: its rows wrap at the picture's width, and the picture grows to hold them.
-  constexpr double kLegendFont = 10, kLegendRow = 18;
-  const std::vector<LegendItem> legend_items = {
-      {terrain_colour(Terrain::kSea), "sea (numbers: sea sectors)"},
-      {terrain_colour(Terrain::kPlain), "plain"},
-      {terrain_colour(Terrain::kHills), "hills"},
-      {terrain_colour(Terrain::kWetland), "wetland"},
-      {terrain_colour(Terrain::kForest), "forest"},
-      {nullptr, "river: +1 to cross, -1 to attack across"},
-      {"#ffffff", "town held by the English"},
-      {"#c0392b", "town held by the Danes"},
-      {"#b03020", "D Danish army"},
-      {"#2a4f9a", "E English field army"},
-      {"#8a9bb5", "M militia"}};
-  std::vector<std::pair<double, double>> legend_positions;
+  const double margin = layout.margin;
+  layout.dx = margin - x_min;
+  layout.dy = margin - y_min;
+  layout.width = x_max - x_min + 2 * margin;
   double legend_x = margin, legend_row = 0;
   for (const LegendItem& item : legend_items) {
-    const double item_width = 18 + kGlyphWidthEm * kLegendFont * item.text.size() + 16;
-    if (legend_x > margin && legend_x + item_width > width - margin / 2) {
+    const double item_width = 18 + kGlyphWidthEm * SvgLayout::kLegendFont * item.text.size() + 16;
+    if (legend_x > margin && legend_x + item_width > layout.width - margin / 2) {
       legend_x = margin;
       legend_row += 1;
     }
-    legend_positions.emplace_back(legend_x, legend_row * kLegendRow);
+    layout.legend_positions.emplace_back(legend_x, legend_row * SvgLayout::kLegendRow);
     legend_x += item_width;
   }
-  const double legend_height = (legend_row + 1) * kLegendRow + 16;
-  const double height = y_max - y_min + 2 * margin + legend_height;
-  for (auto& position : legend_positions) position.second += height - legend_height + 14;
-  auto corner = [&](const HexInfo& h, int i) {
-    const auto [cx, cy] = centre(h);
-    const double a = (60.0 * i - 30.0) * M_PI / 180.0;
-    return std::pair<double, double>{cx + dx + kSize * std::cos(a), cy + dy - kSize * std::sin(a)};
-  };
-  std::ostringstream out;
-  out.setf(std::ios::fixed);
-  out.precision(1);
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"sans-serif\">\n";
-  out << "<title>" << map.name()
-      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  // 1. Hexes.
+  layout.legend_height = (legend_row + 1) * SvgLayout::kLegendRow + 16;
+  layout.height = y_max - y_min + 2 * margin + layout.legend_height;
+  for (auto& position : layout.legend_positions)
+    position.second += layout.height - layout.legend_height + 14;
+  return layout;
+}
+
+// The hexes, coloured by terrain, then their labels, small, for typing moves.
+void write_svg_hexes(std::ostream& out, const HexMap& map, const SvgLayout& layout) {
   out << "<g stroke=\"#7a7a7a\" stroke-width=\"0.6\">\n";
   for (const HexInfo& h : map.hexes()) {
     out << "<polygon fill=\"" << terrain_colour(h.terrain) << "\" points=\"";
     for (int i = 0; i < 6; ++i) {
-      const auto [x, y] = corner(h, i);
+      const auto [x, y] = layout.corner(h, i);
       out << x << ',' << y << (i < 5 ? " " : "");
     }
     out << "\"/>\n";
   }
   out << "</g>\n";
-  // 2. Hex labels, small, for typing moves.
   out << "<g font-size=\"5\" fill=\"#555\" text-anchor=\"middle\">\n";
   for (int i = 0; i < map.size(); ++i) {
-    const auto [x, y] = centre(map.hex(i));
-    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy - kSize * 0.55 << "\">" << map.label(i)
-        << "</text>\n";
+    const auto [x, y] = layout.centre(map.hex(i));
+    out << "<text x=\"" << x + layout.dx << "\" y=\"" << y + layout.dy - SvgLayout::kSize * 0.55
+        << "\">" << map.label(i) << "</text>\n";
   }
   out << "</g>\n";
-  // 3. Sea sector numbers: one large number at the middle of each sector, small ones per hex.
-  std::vector<Box> sector_labels;  // town names keep clear of the large ones
+}
+
+// The hex of a sea sector nearest the sector's centroid (-1 when the sector has no hex).
+int sector_middle_hex(const HexMap& map, const SvgLayout& layout, int sector) {
+  double sx = 0, sy = 0;
+  int n = 0;
+  int best = -1;
+  for (int i = 0; i < map.size(); ++i) {
+    if (map.hex(i).sector != sector) continue;
+    const auto [x, y] = layout.centre(map.hex(i));
+    sx += x;
+    sy += y;
+    ++n;
+  }
+  if (n == 0) return -1;
+  sx /= n;
+  sy /= n;
+  double best_d = 1e18;
+  for (int i = 0; i < map.size(); ++i) {
+    if (map.hex(i).sector != sector) continue;
+    const auto [x, y] = layout.centre(map.hex(i));
+    const double d = (x - sx) * (x - sx) + (y - sy) * (y - sy);
+    if (d < best_d) {
+      best_d = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// Sea sector numbers: one large number at the middle of each sector, small ones per hex. Returns
+// the large numbers' boxes, which town names keep clear of.
+std::vector<Box> write_svg_sea_sectors(std::ostream& out, const HexMap& map,
+                                       const SvgLayout& layout) {
+  const double dx = layout.dx, dy = layout.dy;
+  std::vector<Box> sector_labels;
   for (int sector = 1; sector <= kSeaSectors; ++sector) {
-    double sx = 0, sy = 0;
-    int n = 0;
-    int best = -1;
-    for (int i = 0; i < map.size(); ++i) {
-      if (map.hex(i).sector != sector) continue;
-      const auto [x, y] = centre(map.hex(i));
-      sx += x;
-      sy += y;
-      ++n;
-    }
-    if (n == 0) continue;
-    sx /= n;
-    sy /= n;
-    double best_d = 1e18;
-    for (int i = 0; i < map.size(); ++i) {  // the sector's own hex nearest its centroid
-      if (map.hex(i).sector != sector) continue;
-      const auto [x, y] = centre(map.hex(i));
-      const double d = (x - sx) * (x - sx) + (y - sy) * (y - sy);
-      if (d < best_d) {
-        best_d = d;
-        best = i;
-      }
-    }
-    const auto [x, y] = centre(map.hex(best));
+    const int best = sector_middle_hex(map, layout, sector);
+    if (best < 0) continue;
+    const auto [x, y] = layout.centre(map.hex(best));
     sector_labels.push_back(text_box(x + dx, y + dy + 9, 28, std::to_string(sector).size()));
     out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 9 << "\" font-size=\"28\" "
         << "font-weight=\"bold\" fill=\"#2d5f8f\" text-anchor=\"middle\">" << sector << "</text>\n";
@@ -309,30 +337,41 @@ std::string svg_map(const DanelawGame& game, const State* state) {
   out << "<g font-size=\"7\" fill=\"#4d7faf\" text-anchor=\"middle\">\n";
   for (int i = 0; i < map.size(); ++i) {
     if (!map.hex(i).is_sea()) continue;
-    const auto [x, y] = centre(map.hex(i));
-    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + kSize * 0.75 << "\">"
+    const auto [x, y] = layout.centre(map.hex(i));
+    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + SvgLayout::kSize * 0.75 << "\">"
         << map.hex(i).sector << "</text>\n";
   }
   out << "</g>\n";
-  // 4. Rivers on hexsides.
+  return sector_labels;
+}
+
+// Rivers on hexsides, each named in its title.
+void write_svg_rivers(std::ostream& out, const HexMap& map, const SvgLayout& layout) {
   out << "<g stroke=\"#1f5fbf\" stroke-width=\"3\" stroke-linecap=\"round\">\n";
   for (const River& river : map.rivers()) {
     for (const auto& side : river.sides) {
       const int d = map.direction_to(side[0], side[1]);
-      const auto [x1, y1] = corner(map.hex(side[0]), d);
-      const auto [x2, y2] = corner(map.hex(side[0]), d + 1);
+      const auto [x1, y1] = layout.corner(map.hex(side[0]), d);
+      const auto [x2, y2] = layout.corner(map.hex(side[0]), d + 1);
       out << "<line x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2 << "\" y2=\"" << y2
           << "\"><title>" << river.name << "</title></line>\n";
     }
   }
   out << "</g>\n";
-  // 5. Towns: a ring coloured by control, and the name where it collides with nothing else.
+}
+
+// Towns: a ring coloured by control, and the name where it collides with nothing else (no other
+// name, town, army or large sector number).
+void write_svg_towns(std::ostream& out, const DanelawGame& game, const State* state,
+                     const SvgLayout& layout, const std::vector<Box>& sector_labels) {
+  const HexMap& map = game.map();
+  const double dx = layout.dx, dy = layout.dy;
   std::vector<std::pair<double, double>> town_points;
   std::vector<std::string> town_names;
   std::vector<double> town_radius;
   for (std::size_t t = 0; t < map.towns().size(); ++t) {
     const Town& town = map.towns()[t];
-    const auto [x, y] = centre(map.hex(town.hex));
+    const auto [x, y] = layout.centre(map.hex(town.hex));
     // With an army on the town the ring is drawn wider, so that control shows around the marker.
     const bool occupied = state && game.army_at(*state, town.hex) >= 0;
     town_points.emplace_back(x + dx, y + dy);
@@ -341,12 +380,13 @@ std::string svg_map(const DanelawGame& game, const State* state) {
   }
   std::vector<Box> armies = sector_labels;  // obstacles for the town names
   for (int i = 0; state != nullptr && i < state->army_count; ++i) {
-    const auto [x, y] = centre(map.hex(state->armies[i].hex));
+    const auto [x, y] = layout.centre(map.hex(state->armies[i].hex));
     armies.push_back({x + dx - 6, y + dy - 6, x + dx + 6, y + dy + 6});
   }
   constexpr double kTownFont = 8;
-  const std::vector<PlacedLabel> labels = place_town_labels(
-      town_points, town_names, town_radius, armies, kTownFont, width, height - legend_height);
+  const std::vector<PlacedLabel> labels =
+      place_town_labels(town_points, town_names, town_radius, armies, kTownFont, layout.width,
+                        layout.height - layout.legend_height);
   for (std::size_t t = 0; t < map.towns().size(); ++t) {
     const auto [x, y] = town_points[t];
     const bool danish = state && game.town_held_by_danes(*state, static_cast<int>(t));
@@ -361,25 +401,32 @@ std::string svg_map(const DanelawGame& game, const State* state) {
         << "text-anchor=\"middle\" fill=\"#111\" stroke=\"white\" stroke-width=\"2\" "
         << "paint-order=\"stroke\">" << town_names[t] << "</text>\n";
   }
-  // 6. Armies.
-  if (state) {
-    for (int i = 0; i < state->army_count; ++i) {
-      const Army& a = state->armies[i];
-      const auto [x, y] = centre(map.hex(a.hex));
-      const bool dane = a.side == kDanes;
-      const char* fill = dane ? "#b03020" : ((a.flags & kMilitia) ? "#8a9bb5" : "#2a4f9a");
-      const char* letter = dane ? "D" : ((a.flags & kMilitia) ? "M" : "E");
-      out << "<rect x=\"" << x + dx - 6 << "\" y=\"" << y + dy - 6
-          << "\" width=\"12\" height=\"12\" rx=\"2\" fill=\"" << fill
-          << "\" stroke=\"#111\" stroke-width=\"1\"/>\n";
-      out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 3.5 << "\" font-size=\"9\" "
-          << "font-weight=\"bold\" fill=\"white\" text-anchor=\"middle\">" << letter << "</text>\n";
-    }
+}
+
+// The armies: a square coloured by side and kind, with its letter.
+void write_svg_armies(std::ostream& out, const HexMap& map, const State& state,
+                      const SvgLayout& layout) {
+  const double dx = layout.dx, dy = layout.dy;
+  for (int i = 0; i < state.army_count; ++i) {
+    const Army& a = state.armies[i];
+    const auto [x, y] = layout.centre(map.hex(a.hex));
+    const bool dane = a.side == kDanes;
+    const char* fill = dane ? "#b03020" : ((a.flags & kMilitia) ? "#8a9bb5" : "#2a4f9a");
+    const char* letter = dane ? "D" : ((a.flags & kMilitia) ? "M" : "E");
+    out << "<rect x=\"" << x + dx - 6 << "\" y=\"" << y + dy - 6
+        << "\" width=\"12\" height=\"12\" rx=\"2\" fill=\"" << fill
+        << "\" stroke=\"#111\" stroke-width=\"1\"/>\n";
+    out << "<text x=\"" << x + dx << "\" y=\"" << y + dy + 3.5 << "\" font-size=\"9\" "
+        << "font-weight=\"bold\" fill=\"white\" text-anchor=\"middle\">" << letter << "</text>\n";
   }
-  // 7. Legend, wrapped to the picture's width.
-  out << "<g class=\"legend\" font-size=\"" << kLegendFont << "\">\n";
+}
+
+// The legend, wrapped to the picture's width.
+void write_svg_legend(std::ostream& out, const std::vector<LegendItem>& legend_items,
+                      const SvgLayout& layout) {
+  out << "<g class=\"legend\" font-size=\"" << SvgLayout::kLegendFont << "\">\n";
   for (std::size_t i = 0; i < legend_items.size(); ++i) {
-    const auto [lx, ly] = legend_positions[i];
+    const auto [lx, ly] = layout.legend_positions[i];
     const LegendItem& item = legend_items[i];
     if (item.swatch != nullptr) {
       out << "<rect x=\"" << lx << "\" y=\"" << ly - 11 << "\" width=\"14\" height=\"14\" fill=\""
@@ -391,6 +438,28 @@ std::string svg_map(const DanelawGame& game, const State* state) {
     out << "<text x=\"" << lx + 18 << "\" y=\"" << ly << "\">" << item.text << "</text>\n";
   }
   out << "</g>\n";
+}
+
+}  // namespace
+
+std::string svg_map(const DanelawGame& game, const State* state) {
+  const HexMap& map = game.map();
+  const std::vector<LegendItem> legend_items = svg_legend_items();
+  const SvgLayout layout = layout_svg(map, legend_items);
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(1);
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << layout.width << "\" height=\""
+      << layout.height << "\" viewBox=\"0 0 " << layout.width << ' ' << layout.height
+      << "\" font-family=\"sans-serif\">\n";
+  out << "<title>" << map.name()
+      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  write_svg_hexes(out, map, layout);
+  const std::vector<Box> sector_labels = write_svg_sea_sectors(out, map, layout);
+  write_svg_rivers(out, map, layout);
+  write_svg_towns(out, game, state, layout, sector_labels);
+  if (state) write_svg_armies(out, map, *state, layout);
+  write_svg_legend(out, legend_items, layout);
   out << "</svg>\n";
   return out.str();
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -85,56 +86,64 @@ AgentPtr<DuelGame> study_agent(const DuelGame& game, const std::string& spec,
   return make_agent(game, spec);
 }
 
-}  // namespace
-
-GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
-                               const std::string& out_dir) {
-  if (options.games < 1) throw OptionError("the study needs at least one game");
-  if (options.max_plies < 1) throw OptionError("the study's ply limit must be positive");
-  const DuelGame& game = solution.game();
-  if (!game.rules().god_enabled)
-    throw RulesError("the God study needs rules with god_enabled true");
-  std::filesystem::create_directories(out_dir);
-  const SolveSummary& summary = solution.summary();
-
-  // 1. Optimal-versus-optimal games, in parallel; game i's dice come from (seed, i) alone and the
-  //    results are summed in game order, so the report is the same for any thread count.
-  std::vector<GameLog> logs(static_cast<std::size_t>(options.games));
-  tbb::task_arena arena(std::max(1, options.threads));
-  const auto started = std::chrono::steady_clock::now();
-  auto log = [&](const std::string& line) {
-    if (!options.log) return;
+// Progress lines stamped with the seconds since the study began (nothing when options.log is
+// unset).
+class ProgressLog {
+ public:
+  explicit ProgressLog(const std::function<void(const std::string&)>& sink) : sink_(sink) {}
+  void operator()(const std::string& line) const {
+    if (!sink_) return;
     const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     char stamp[32];
     std::snprintf(stamp, sizeof stamp, "[%6.1f s] ", seconds);
-    options.log(stamp + line);
-  };
-  log("playing " + std::to_string(options.games) + " optimal games");
-  {
-    // Progress every tenth of the games, from whichever thread finishes the game that crosses it.
-    std::atomic<int> finished{0};
-    std::mutex log_mutex;
-    const int tenth = std::max(1, options.games / 10);
-    arena.execute([&] {
-      tbb::parallel_for(0, options.games, [&](int i) {
-        logs[static_cast<std::size_t>(i)] = play_optimal(
-            solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
-            options.max_plies);
-        const int done = ++finished;
-        if (done % tenth == 0 && done < options.games) {
-          const std::lock_guard<std::mutex> lock(log_mutex);
-          log("  " + std::to_string(done) + " of " + std::to_string(options.games) + " games");
-        }
-      });
-    });
+    sink_(stamp + line);
   }
-  GodStudyResult result;
-  result.games = options.games;
-  result.by_roll.resize(16);
-  result.use_by_turn.assign(kTurnBuckets, 0);
+
+ private:
+  const std::function<void(const std::string&)>& sink_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+// Optimal-versus-optimal games, in parallel; game i's dice come from (seed, i) alone and the
+// results are kept in game order, so the report is the same for any thread count.
+std::vector<GameLog> play_optimal_games(const DuelSolution& solution,
+                                        const GodStudyOptions& options, tbb::task_arena& arena,
+                                        const ProgressLog& log) {
+  std::vector<GameLog> logs(static_cast<std::size_t>(options.games));
+  log("playing " + std::to_string(options.games) + " optimal games");
+  // Progress every tenth of the games, from whichever thread finishes the game that crosses it.
+  std::atomic<int> finished{0};
+  std::mutex log_mutex;
+  const int tenth = std::max(1, options.games / 10);
+  arena.execute([&] {
+    tbb::parallel_for(0, options.games, [&](int i) {
+      logs[static_cast<std::size_t>(i)] = play_optimal(
+          solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
+          options.max_plies);
+      const int done = ++finished;
+      if (done % tenth == 0 && done < options.games) {
+        const std::lock_guard<std::mutex> lock(log_mutex);
+        log("  " + std::to_string(done) + " of " + std::to_string(options.games) + " games");
+      }
+    });
+  });
+  return logs;
+}
+
+// The God decisions of the simulated games, by kind of roll: per situation, and the turns in
+// which God was spent on each.
+struct DecisionTally {
   std::map<Roll, std::map<std::string, SituationStats>> situations;
   std::map<Roll, std::vector<std::int64_t>> use_turns;
+};
+
+// Sums the games' logs, in game order, into the result and the tally.
+DecisionTally tally_games(const std::vector<GameLog>& logs, GodStudyResult& result) {
+  DecisionTally tally;
+  result.games = static_cast<int>(logs.size());
+  result.by_roll.resize(16);
+  result.use_by_turn.assign(kTurnBuckets, 0);
   std::int64_t ended_plies = 0;
   for (const GameLog& log : logs) {
     result.david_wins += log.david_won;
@@ -144,7 +153,7 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     for (std::size_t k = 0; k < log.decisions.size(); ++k) {
       const Roll roll = log.decision_rolls[k];
       RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-      SituationStats& st = situations[roll][log.decisions[k].first];
+      SituationStats& st = tally.situations[roll][log.decisions[k].first];
       ++r.offered;
       ++st.offered;
       if (log.decisions[k].second.first) {
@@ -157,22 +166,27 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     if (log.god_turn >= 0) {
       ++result.god_used_games;
       ++result.use_by_turn[static_cast<std::size_t>(turn_bucket(log.god_turn))];
-      auto& turns = use_turns[log.god_roll];
+      auto& turns = tally.use_turns[log.god_roll];
       turns.resize(kTurnBuckets);
       ++turns[static_cast<std::size_t>(turn_bucket(log.god_turn))];
     }
   }
-  const double n = options.games;
-  if (result.cut_games < options.games)
-    result.mean_plies = static_cast<double>(ended_plies) / (options.games - result.cut_games);
+  if (result.cut_games < result.games)
+    result.mean_plies = static_cast<double>(ended_plies) / (result.games - result.cut_games);
+  return tally;
+}
 
-  log("drawing the heat maps and charts");
-  // 2. Heat maps.
-  struct Map {
-    std::string file, caption;
-    double lo, hi;
-  };
-  std::vector<Map> maps;
+// A heat map's file, its caption and the range of its values.
+struct HeatMap {
+  std::string file, caption;
+  double lo, hi;
+};
+
+// The heat maps of David's exact value, Goliath at his start and at the centre, with and without
+// God and a stone.
+std::vector<HeatMap> draw_heat_maps(const DuelSolution& solution, const std::string& out_dir) {
+  const DuelGame& game = solution.game();
+  std::vector<HeatMap> maps;
   DuelState goliath_start = game.initial_state();
   DuelState goliath_centre = goliath_start;
   goliath_centre.goliath_y = static_cast<std::uint8_t>((game.lattice_height(kGoliath) - 1) / 2);
@@ -189,7 +203,7 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
             std::string("Goliath ") + (where ? "at the centre" : "at his start") +
             " (shield, javelin), David to act, " + (stone ? "with a stone" : "no stone") + ", " +
             (god ? "God available" : "God used");
-        Map m{file, caption, 0, 0};
+        HeatMap m{file, caption, 0, 0};
         write_file_atomic((std::filesystem::path(out_dir) / file).string(),
                           heat_map_svg(solution, where ? goliath_centre : goliath_start, flags,
                                        caption, &m.lo, &m.hi));
@@ -197,8 +211,11 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
       }
     }
   }
+  return maps;
+}
 
-  // 3. When God is used.
+// The bar charts of when God is used: by turn and by kind of roll.
+void draw_god_use_charts(const GodStudyResult& result, double n, const std::string& out_dir) {
   std::vector<std::pair<std::string, double>> turn_bars;
   for (int b = 0; b < kTurnBuckets; ++b)
     turn_bars.push_back({kTurnBucketNames[b], result.use_by_turn[static_cast<std::size_t>(b)] / n});
@@ -213,46 +230,52 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
   write_file_atomic(
       (std::filesystem::path(out_dir) / "god-roll.svg").string(),
       bar_chart_svg(roll_bars, "Roll on which optimal David invokes God (share of all games)"));
+}
 
+struct Matchup {
+  std::string david, goliath;
+  int wins = 0, games = 0;
+  Interval ci;
+};
+
+// Every agent as David against every agent as Goliath, in the order of options.agents.
+std::vector<Matchup> play_matchups(const DuelGame& game, const GodStudyOptions& options,
+                                   tbb::task_arena& arena, const ProgressLog& log) {
   if (!options.agents.empty() && options.matchup_games > 0) {
     log("playing the matchups: " + std::to_string(options.agents.size() * options.agents.size()) +
         " pairs of agents, " + std::to_string(options.matchup_games) + " games each");
   }
-  // 4. Matchups.
-  struct Matchup {
-    std::string david, goliath;
-    int wins = 0, games = 0;
-    Interval ci;
-  };
   std::vector<Matchup> matchups;
-  if (options.matchup_games > 0) {
-    for (const std::string& d : options.agents) {
-      for (const std::string& g : options.agents) {
-        Matchup m{d, g, 0, options.matchup_games, {}};
-        std::vector<int> winners(static_cast<std::size_t>(options.matchup_games), -1);
-        arena.execute([&] {
-          tbb::parallel_for(0, options.matchup_games, [&](int i) {
-            auto david = study_agent(game, d, options.solution_file, options.allow_uncertified);
-            auto goliath = study_agent(game, g, options.solution_file, options.allow_uncertified);
-            const GameResult r =
-                play_game(game, *david, *goliath, match_game_seed(options.seed, i));
-            if (!r.error.empty()) throw SlingError("matchup " + d + " vs " + g + ": " + r.error);
-            winners[static_cast<std::size_t>(i)] = r.winner;
-          });
+  if (options.matchup_games <= 0) return matchups;
+  for (const std::string& d : options.agents) {
+    for (const std::string& g : options.agents) {
+      Matchup m{d, g, 0, options.matchup_games, {}};
+      std::vector<int> winners(static_cast<std::size_t>(options.matchup_games), -1);
+      arena.execute([&] {
+        tbb::parallel_for(0, options.matchup_games, [&](int i) {
+          auto david = study_agent(game, d, options.solution_file, options.allow_uncertified);
+          auto goliath = study_agent(game, g, options.solution_file, options.allow_uncertified);
+          const GameResult r = play_game(game, *david, *goliath, match_game_seed(options.seed, i));
+          if (!r.error.empty()) throw SlingError("matchup " + d + " vs " + g + ": " + r.error);
+          winners[static_cast<std::size_t>(i)] = r.winner;
         });
-        for (int w : winners) m.wins += w == kDavid;
-        m.ci = wilson_interval(m.wins, m.games);
-        matchups.push_back(m);
-        log("  " + std::to_string(matchups.size()) + " of " +
-            std::to_string(options.agents.size() * options.agents.size()) + ": David " + d +
-            " against Goliath " + g + ", David won " + std::to_string(m.wins) + " of " +
-            std::to_string(m.games));
-      }
+      });
+      for (int w : winners) m.wins += w == kDavid;
+      m.ci = wilson_interval(m.wins, m.games);
+      matchups.push_back(m);
+      log("  " + std::to_string(matchups.size()) + " of " +
+          std::to_string(options.agents.size() * options.agents.size()) + ": David " + d +
+          " against Goliath " + g + ", David won " + std::to_string(m.wins) + " of " +
+          std::to_string(m.games));
     }
   }
+  return matchups;
+}
 
-  // 5. The report: plain advice first, the tables behind it in the appendix.
-  std::ostringstream md, appendix;
+// The appendix's table of God uses by kind of roll and turn.
+void write_use_by_roll_and_turn(std::ostream& appendix,
+                                const std::map<Roll, std::vector<std::int64_t>>& use_turns,
+                                double n) {
   appendix << "By roll and turn (share of all games):\n\n| roll |";
   for (int b = 0; b < kTurnBuckets; ++b) appendix << " " << kTurnBucketNames[b] << " |";
   appendix << "\n|---|";
@@ -265,7 +288,10 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
     appendix << "\n";
   }
   appendix << "\n";
+}
 
+// The appendix's table of each kind of roll: how often offered, re-rolled, and the mean gain.
+void write_roll_table(std::ostream& appendix, const GodStudyResult& result, double n) {
   appendix << "### Each kind of roll: when a re-roll is optimal\n\n";
   appendix
       << "*Offered* counts the rolls after which David still had God (per game, optimal play); "
@@ -283,59 +309,68 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
              << " |\n";
   }
   appendix << "\n";
-  for (Roll roll : kStudiedRolls) {
-    auto& table = situations[roll];
-    std::vector<std::pair<std::string, SituationStats>> rows(table.begin(), table.end());
-    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-      return a.second.rerolled != b.second.rerolled ? a.second.rerolled > b.second.rerolled
-                                                    : a.second.offered > b.second.offered;
-    });
-    appendix << "#### " << roll_title(roll) << "\n\n";
-    const RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];
-    if (r.offered == 0) {
-      appendix << "Never met with God available in the simulated games.\n\n";
-      continue;
-    }
-    if (r.rerolled == 0) {
-      appendix << "Optimal play never re-rolled this roll (" << r.offered << " times offered).\n\n";
-      continue;
-    }
-    appendix << "| situation | arises (per game) | re-rolled when it arises | mean gain "
-                "|\n|---|---|---|---|\n";
-    int shown = 0;
-    SituationStats rest;
-    for (const auto& [key, st] : rows) {
-      if (st.rerolled == 0 || shown >= 12) {
-        rest.offered += st.offered;
-        rest.rerolled += st.rerolled;
-        rest.gain += st.gain;
-        continue;
-      }
-      appendix << "| " << key << " | " << num(st.offered / n, 4) << " | "
-               << pct(static_cast<double>(st.rerolled) / st.offered, 1) << " | "
-               << num(st.gain / static_cast<double>(st.rerolled), 4) << " |\n";
-      ++shown;
-    }
-    if (rest.offered > 0) {
-      appendix << "| every other situation of this roll | " << num(rest.offered / n, 4) << " | "
-               << pct(static_cast<double>(rest.rerolled) / rest.offered, 1) << " | "
-               << (rest.rerolled ? num(rest.gain / static_cast<double>(rest.rerolled), 4)
-                                 : std::string("-"))
-               << " |\n";
-    }
-    appendix << "\n";
-  }
+}
 
-  md << "# When should David invoke God?\n\n";
-  write_advice(md, result, summary, n);
-  md << "An exact study of the duel (rules: board " << game.rules().board_cm
-     << " cm, lattice pitch " << game.rules().pitch_cm
-     << " cm; every other rule at the values below). Every number marked *exact* "
-     << "comes from the solution; every frequency comes from " << options.games
-     << " simulated games with both sides playing the solved optimal policies (seed "
-     << options.seed
-     << "), so it carries sampling error (a share p measured over N games has a standard error "
-        "of sqrt(p(1-p)/N)).\n\n";
+// The appendix's table of one kind of roll: its situations most often re-rolled (at most 12),
+// then every other situation summed in one row.
+void write_situation_table(std::ostream& appendix, Roll roll, const RollStudy& r,
+                           const std::map<std::string, SituationStats>& table, double n) {
+  std::vector<std::pair<std::string, SituationStats>> rows(table.begin(), table.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.rerolled != b.second.rerolled ? a.second.rerolled > b.second.rerolled
+                                                  : a.second.offered > b.second.offered;
+  });
+  appendix << "#### " << roll_title(roll) << "\n\n";
+  if (r.offered == 0) {
+    appendix << "Never met with God available in the simulated games.\n\n";
+    return;
+  }
+  if (r.rerolled == 0) {
+    appendix << "Optimal play never re-rolled this roll (" << r.offered << " times offered).\n\n";
+    return;
+  }
+  appendix << "| situation | arises (per game) | re-rolled when it arises | mean gain "
+              "|\n|---|---|---|---|\n";
+  int shown = 0;
+  SituationStats rest;
+  for (const auto& [key, st] : rows) {
+    if (st.rerolled == 0 || shown >= 12) {
+      rest.offered += st.offered;
+      rest.rerolled += st.rerolled;
+      rest.gain += st.gain;
+      continue;
+    }
+    appendix << "| " << key << " | " << num(st.offered / n, 4) << " | "
+             << pct(static_cast<double>(st.rerolled) / st.offered, 1) << " | "
+             << num(st.gain / static_cast<double>(st.rerolled), 4) << " |\n";
+    ++shown;
+  }
+  if (rest.offered > 0) {
+    appendix << "| every other situation of this roll | " << num(rest.offered / n, 4) << " | "
+             << pct(static_cast<double>(rest.rerolled) / rest.offered, 1) << " | "
+             << (rest.rerolled ? num(rest.gain / static_cast<double>(rest.rerolled), 4)
+                               : std::string("-"))
+             << " |\n";
+  }
+  appendix << "\n";
+}
+
+// The appendix: the tables behind the advice.  Every studied roll gets an entry in
+// tally.situations, as the rules of thumb expect.
+std::string appendix_tables(const GodStudyResult& result, DecisionTally& tally, double n) {
+  std::ostringstream appendix;
+  write_use_by_roll_and_turn(appendix, tally.use_turns, n);
+  write_roll_table(appendix, result, n);
+  for (Roll roll : kStudiedRolls) {
+    write_situation_table(appendix, roll, result.by_roll[static_cast<std::size_t>(roll)],
+                          tally.situations[roll], n);
+  }
+  return appendix.str();
+}
+
+// The exact values at the start, with and without God, and their certified brackets.
+void write_headline(std::ostream& md, const DuelSolution& solution) {
+  const SolveSummary& summary = solution.summary();
   md << "## Headline (exact)\n\n";
   md << "| | with God | without God |\n|---|---|---|\n";
   md << "| David's win probability at the start | " << num(summary.start, 6) << " | "
@@ -358,64 +393,77 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
      << num(summary.start - summary.start_without_god, 6)
      << "** win probability: God multiplies David's chances by "
      << num(summary.start / std::max(1e-12, summary.start_without_god), 2) << ".\n\n";
-  {
-    // The exact value against the simulated rate: a game cut at the ply limit is neither a win
-    // nor a loss, so the rate is bracketed by counting the cut games as losses and as wins.
-    const Interval ci = wilson_interval(result.david_wins, options.games);
-    const double se = std::sqrt(summary.start * (1 - summary.start) / n);
-    md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2) << " (95 % ["
-       << pct(ci.low, 2) << ", " << pct(ci.high, 2) << "]; exact: " << pct(summary.start, 2) << ", "
-       << num((result.david_wins / n - summary.start) / se, 2)
-       << " standard errors away); God was invoked in " << pct(result.god_used_games / n, 1)
-       << " of the games. The games that ended lasted " << num(result.mean_plies, 0)
-       << " plies (decisions and dice) on average, the longest " << result.max_plies;
-    if (result.cut_games > 0) {
-      md << "; " << result.cut_games << " games reached the limit of " << options.max_plies
-         << " plies and were stopped (counted as no David win; counted as David wins the rate "
-            "would be "
-         << pct((result.david_wins + result.cut_games) / n, 2) << ")";
-    }
-    md << ".\n\n";
-  }
+}
 
+// The exact value against the simulated rate: a game cut at the ply limit is neither a win nor a
+// loss, so the rate is bracketed by counting the cut games as losses and as wins.
+void write_simulated_rate(std::ostream& md, const GodStudyResult& result,
+                          const SolveSummary& summary, const GodStudyOptions& options, double n) {
+  const Interval ci = wilson_interval(result.david_wins, options.games);
+  const double se = std::sqrt(summary.start * (1 - summary.start) / n);
+  md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2) << " (95 % ["
+     << pct(ci.low, 2) << ", " << pct(ci.high, 2) << "]; exact: " << pct(summary.start, 2) << ", "
+     << num((result.david_wins / n - summary.start) / se, 2)
+     << " standard errors away); God was invoked in " << pct(result.god_used_games / n, 1)
+     << " of the games. The games that ended lasted " << num(result.mean_plies, 0)
+     << " plies (decisions and dice) on average, the longest " << result.max_plies;
+  if (result.cut_games > 0) {
+    md << "; " << result.cut_games << " games reached the limit of " << options.max_plies
+       << " plies and were stopped (counted as no David win; counted as David wins the rate "
+          "would be "
+       << pct((result.david_wins + result.cut_games) / n, 2) << ")";
+  }
+  md << ".\n\n";
+}
+
+// The share of games in which God is used, by turn.
+void write_use_by_turn(std::ostream& md, const GodStudyResult& result, double n) {
   md << "## When in the game God is used\n\n![turn](god-turn.svg)\n\n![roll](god-roll.svg)\n\n";
   md << "| turn | share of games in which God is used then |\n|---|---|\n";
   for (int b = 0; b < kTurnBuckets; ++b)
     md << "| " << kTurnBucketNames[b] << " | "
        << pct(result.use_by_turn[static_cast<std::size_t>(b)] / n, 2) << " |\n";
   md << "| never | " << pct(1 - result.god_used_games / n, 2) << " |\n\n";
-  // The rules of thumb, then the tables behind them in the appendix.
-  write_rules_of_thumb(md, result, situations, n);
+}
+
+void write_heat_maps(std::ostream& md, const std::vector<HeatMap>& maps) {
   md << "## Where David stands: heat maps (exact)\n\n";
   md << "Each map fixes Goliath (black circle) with shield and javelin and colours every David "
         "position by "
         "David's optimal win probability with David to act.\n\n";
-  for (const Map& m : maps) {
+  for (const HeatMap& m : maps) {
     md << "- " << m.caption << ": from " << num(m.lo, 3) << " to " << num(m.hi, 3)
        << "\n\n  ![map](" << m.file << ")\n\n";
   }
+}
 
-  if (!matchups.empty()) {
-    md << "## Matchups\n\nDavid's win rate (95% Wilson interval), " << options.matchup_games
-       << " games each; rows are David's agent, columns Goliath's. `solver` plays the exact "
-          "solution.\n\n| David \\ Goliath |";
-    for (const std::string& g : options.agents) md << " " << g << " |";
-    md << "\n|---|";
-    for (std::size_t k = 0; k < options.agents.size(); ++k) md << "---|";
-    md << "\n";
-    std::size_t k = 0;
-    for (const std::string& d : options.agents) {
-      md << "| " << d << " |";
-      for (std::size_t j = 0; j < options.agents.size(); ++j, ++k) {
-        const Matchup& m = matchups[k];
-        md << " " << pct(static_cast<double>(m.wins) / m.games, 1) << " [" << pct(m.ci.low, 1)
-           << ", " << pct(m.ci.high, 1) << "] |";
-      }
-      md << "\n";
+// The matchups as a table: rows are David's agent, columns Goliath's (nothing when none played).
+void write_matchups(std::ostream& md, const std::vector<Matchup>& matchups,
+                    const GodStudyOptions& options) {
+  if (matchups.empty()) return;
+  md << "## Matchups\n\nDavid's win rate (95% Wilson interval), " << options.matchup_games
+     << " games each; rows are David's agent, columns Goliath's. `solver` plays the exact "
+        "solution.\n\n| David \\ Goliath |";
+  for (const std::string& g : options.agents) md << " " << g << " |";
+  md << "\n|---|";
+  for (std::size_t k = 0; k < options.agents.size(); ++k) md << "---|";
+  md << "\n";
+  std::size_t k = 0;
+  for (const std::string& d : options.agents) {
+    md << "| " << d << " |";
+    for (std::size_t j = 0; j < options.agents.size(); ++j, ++k) {
+      const Matchup& m = matchups[k];
+      md << " " << pct(static_cast<double>(m.wins) / m.games, 1) << " [" << pct(m.ci.low, 1) << ", "
+         << pct(m.ci.high, 1) << "] |";
     }
     md << "\n";
   }
-  md << "## Appendix: the tables behind the advice\n\n" << appendix.str();
+  md << "\n";
+}
+
+// How the solution was solved: its size and each pass's convergence, then the rules.
+void write_method(std::ostream& md, const DuelSolution& solution) {
+  const SolveSummary& summary = solution.summary();
   md << "## Method\n\nThe solution (`sling solve duel`, docs/solver.md): " << summary.states
      << " declare states, " << summary.layers << " layers, " << summary.sweeps << " sweeps, "
      << num(summary.seconds, 1) << " s. "
@@ -434,7 +482,58 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
        << change(9) << " | " << change(p.max_change.size() - 1) << " | "
        << (p.certified ? "yes" : "NO") << " |\n";
   }
-  md << "\nRules:\n\n```json\n" << game.rules_json() << "\n```\n";
+  md << "\nRules:\n\n```json\n" << solution.game().rules_json() << "\n```\n";
+}
+
+}  // namespace
+
+GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptions& options,
+                               const std::string& out_dir) {
+  if (options.games < 1) throw OptionError("the study needs at least one game");
+  if (options.max_plies < 1) throw OptionError("the study's ply limit must be positive");
+  const DuelGame& game = solution.game();
+  if (!game.rules().god_enabled)
+    throw RulesError("the God study needs rules with god_enabled true");
+  std::filesystem::create_directories(out_dir);
+  const SolveSummary& summary = solution.summary();
+  tbb::task_arena arena(std::max(1, options.threads));
+  const ProgressLog log(options.log);
+
+  // 1. Optimal-versus-optimal games, and their God decisions.
+  GodStudyResult result;
+  DecisionTally tally = tally_games(play_optimal_games(solution, options, arena, log), result);
+  const double n = options.games;
+
+  // 2. The figures: heat maps of the exact values, and when God is used.
+  log("drawing the heat maps and charts");
+  const std::vector<HeatMap> maps = draw_heat_maps(solution, out_dir);
+  draw_god_use_charts(result, n, out_dir);
+
+  // 3. Matchups between agents.
+  const std::vector<Matchup> matchups = play_matchups(game, options, arena, log);
+
+  // 4. The report: plain advice first, the tables behind it in the appendix.
+  const std::string appendix = appendix_tables(result, tally, n);
+  std::ostringstream md;
+  md << "# When should David invoke God?\n\n";
+  write_advice(md, result, summary, n);
+  md << "An exact study of the duel (rules: board " << game.rules().board_cm
+     << " cm, lattice pitch " << game.rules().pitch_cm
+     << " cm; every other rule at the values below). Every number marked *exact* "
+     << "comes from the solution; every frequency comes from " << options.games
+     << " simulated games with both sides playing the solved optimal policies (seed "
+     << options.seed
+     << "), so it carries sampling error (a share p measured over N games has a standard error "
+        "of sqrt(p(1-p)/N)).\n\n";
+  write_headline(md, solution);
+  write_simulated_rate(md, result, summary, options, n);
+  write_use_by_turn(md, result, n);
+  // The rules of thumb, then the tables behind them in the appendix.
+  write_rules_of_thumb(md, result, tally.situations, n);
+  write_heat_maps(md, maps);
+  write_matchups(md, matchups, options);
+  md << "## Appendix: the tables behind the advice\n\n" << appendix;
+  write_method(md, solution);
   write_file_atomic((std::filesystem::path(out_dir) / "report.md").string(), md.str());
   return result;
 }
