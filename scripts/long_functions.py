@@ -32,12 +32,10 @@ ALLOWED = {
     "solvers/duel/movement_discs.h:discs",  # the solver's hot loop: split only with a benchmark
     "solvers/duel/passes.cpp:run_pass",
     "solvers/duel/solve.cpp:solve_duel",
-    "solvers/duel/capped_solve.cpp:solve_capped_duel",
     "solvers/best_response/best_response.h:best_response",
     "engine/danelaw/policy.cpp:DanelawGame::heuristic_action",
     "play/duel_view.cpp:board",
     "play/web/server.cpp:routes",
-    "experiments/studies/god_study_svg.cpp:heat_map_svg",
 }
 
 # How a lambda's declarator ends before its body: `[captures](parameters) mutable -> type`.

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ostream>
 #include <sstream>
+#include <vector>
 
 namespace sling::duel::god_study {
 
@@ -27,21 +29,21 @@ std::string colour(double v) {
   return text;
 }
 
-std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
-                         std::uint8_t flags, const std::string& title, double* min_out,
-                         double* max_out) {
+namespace {
+
+// One David position of a heat map: its centre in cm and David's exact value there.
+struct HeatCell {
+  double x, y, value;
+};
+
+// David's value at every lattice point where his base clears Goliath's, David to act with the
+// given flags; lo and hi get the range (0 and 0 when there is none).
+std::vector<HeatCell> heat_cells(const DuelSolution& solution, DuelState s, std::uint8_t flags,
+                                 double& lo, double& hi) {
   const DuelGame& game = solution.game();
-  const int scale = 16;  // pixels per cm
-  const int board = game.rules().board_cm;
-  const int margin = 40;
-  const int bar_height = 14, legend_height = 60;
-  const double pitch = game.rules().pitch_cm;
-  struct Cell {
-    double x, y, value;
-  };
-  std::vector<Cell> cells;
-  double lo = 1, hi = 0;
-  DuelState s = goliath_at;
+  std::vector<HeatCell> cells;
+  lo = 1;
+  hi = 0;
   s.phase = Phase::kDeclare;
   s.actor = kDavid;
   s.roll = Roll::kNone;
@@ -64,6 +66,46 @@ std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_
     }
   }
   if (cells.empty()) lo = hi = 0;
+  return cells;
+}
+
+// The colour bar under a heat map, its top-left corner at (x0, y0): the scale's range in 20
+// steps, with its ends and middle labelled.
+void write_colour_bar(std::ostream& svg, int x0, int y0, double bar_width, int bar_height,
+                      double scale_lo, double scale_hi) {
+  constexpr int kSteps = 20;
+  for (int k = 0; k < kSteps; ++k) {
+    svg << "<rect x=\"" << x0 + k * bar_width / kSteps << "\" y=\"" << y0 << "\" width=\""
+        << bar_width / kSteps + 0.5 << "\" height=\"" << bar_height << "\" fill=\""
+        << colour((k + 0.5) / kSteps) << "\"/>\n";
+  }
+  svg << "<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << bar_width << "\" height=\""
+      << bar_height << "\" fill=\"none\" stroke=\"#555\"/>\n";
+  const std::pair<double, const char*> ticks[] = {{0.0, "start"}, {0.5, "middle"}, {1.0, "end"}};
+  for (const auto& [t, anchor] : ticks) {
+    const double x = x0 + t * bar_width;
+    svg << "<line x1=\"" << x << "\" y1=\"" << y0 + bar_height << "\" x2=\"" << x << "\" y2=\""
+        << y0 + bar_height + 4 << "\" stroke=\"#555\"/>\n";
+    char label[32];
+    std::snprintf(label, sizeof label, "%.1f%%", 100 * (scale_lo + t * (scale_hi - scale_lo)));
+    svg << "<text x=\"" << x << "\" y=\"" << y0 + bar_height + 16 << "\" text-anchor=\"" << anchor
+        << "\">" << label << "</text>\n";
+  }
+}
+
+}  // namespace
+
+std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_at,
+                         std::uint8_t flags, const std::string& title, double* min_out,
+                         double* max_out) {
+  const DuelGame& game = solution.game();
+  const int scale = 16;  // pixels per cm
+  const int board = game.rules().board_cm;
+  const int margin = 40;
+  const int bar_height = 14, legend_height = 60;
+  const double pitch = game.rules().pitch_cm;
+  double lo = 1, hi = 0;
+  const std::vector<HeatCell> cells = heat_cells(solution, goliath_at, flags, lo, hi);
   // The scale: the data's range, widened to at least 0.01 so that noise is not painted as news.
   double scale_lo = lo, scale_hi = hi;
   if (scale_hi - scale_lo < 0.01) {
@@ -87,40 +129,21 @@ std::string heat_map_svg(const DuelSolution& solution, const DuelState& goliath_
   svg << "<text x=\"" << margin << "\" y=\"20\">" << title << "</text>\n";
   svg << "<rect x=\"" << margin << "\" y=\"" << margin << "\" width=\"" << board * scale
       << "\" height=\"" << board * scale << "\" fill=\"#dddddd\" stroke=\"black\"/>\n";
-  for (const Cell& c : cells) {
+  for (const HeatCell& c : cells) {
     svg << "<rect x=\"" << margin + (c.x - pitch / 2) * scale << "\" y=\""
         << margin + (board - c.y - pitch / 2) * scale << "\" width=\"" << pitch * scale
         << "\" height=\"" << pitch * scale << "\" fill=\"" << shade(c.value) << "\"><title>"
         << c.value << "</title></rect>\n";
   }
-  const double gx = game.centre_x(kGoliath, s.goliath_x) / 20.0,
-               gy = game.centre_y(kGoliath, s.goliath_y) / 20.0;
+  const double gx = game.centre_x(kGoliath, goliath_at.goliath_x) / 20.0,
+               gy = game.centre_y(kGoliath, goliath_at.goliath_y) / 20.0;
   svg << "<circle cx=\"" << margin + gx * scale << "\" cy=\"" << margin + (board - gy) * scale
       << "\" r=\"" << game.rules().goliath_base_mm / 20.0 * scale
       << "\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>\n";
   svg << "<text x=\"" << margin + gx * scale << "\" y=\"" << margin + (board - gy) * scale + 4
       << "\" text-anchor=\"middle\">G</text>\n";
-  // Colour bar: the scale's range in 20 steps, with its ends and middle labelled.
   const int ly = margin + board * scale + 10;
-  const double bar_width = board * scale;
-  constexpr int kSteps = 20;
-  for (int k = 0; k < kSteps; ++k) {
-    svg << "<rect x=\"" << margin + k * bar_width / kSteps << "\" y=\"" << ly << "\" width=\""
-        << bar_width / kSteps + 0.5 << "\" height=\"" << bar_height << "\" fill=\""
-        << colour((k + 0.5) / kSteps) << "\"/>\n";
-  }
-  svg << "<rect x=\"" << margin << "\" y=\"" << ly << "\" width=\"" << bar_width << "\" height=\""
-      << bar_height << "\" fill=\"none\" stroke=\"#555\"/>\n";
-  const std::pair<double, const char*> ticks[] = {{0.0, "start"}, {0.5, "middle"}, {1.0, "end"}};
-  for (const auto& [t, anchor] : ticks) {
-    const double x = margin + t * bar_width;
-    svg << "<line x1=\"" << x << "\" y1=\"" << ly + bar_height << "\" x2=\"" << x << "\" y2=\""
-        << ly + bar_height + 4 << "\" stroke=\"#555\"/>\n";
-    char label[32];
-    std::snprintf(label, sizeof label, "%.1f%%", 100 * (scale_lo + t * (scale_hi - scale_lo)));
-    svg << "<text x=\"" << x << "\" y=\"" << ly + bar_height + 16 << "\" text-anchor=\"" << anchor
-        << "\">" << label << "</text>\n";
-  }
+  write_colour_bar(svg, margin, ly, board * scale, bar_height, scale_lo, scale_hi);
   svg << "<text x=\"" << margin << "\" y=\"" << ly + bar_height + 34 << "\">" << caption
       << "</text>\n";
   svg << "</svg>\n";

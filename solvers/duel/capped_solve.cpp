@@ -78,6 +78,52 @@ CappedKeyframe make_keyframe(const LatticeTables& lattice, const std::vector<int
   return key;
 }
 
+namespace {
+
+// The summary's description of the solve (its size, cap, objective and threads), logged.
+CappedSummary summary_before_solving(const DuelGame& game, const LatticeTables& lattice,
+                                     const std::vector<int>& layers, CappedObjective objective,
+                                     const CappedOptions& options) {
+  const int cap = game.rules().turn_cap;
+  CappedSummary summary;
+  summary.turn_cap = cap;
+  summary.objective = objective;
+  summary.threads = options.threads;
+  summary.layers = static_cast<int>(layers.size());
+  summary.keyframe_every = std::max(1, options.keyframe_every);
+  summary.canonical_states = lattice.canonical_pairs.size() * DuelIndex::kSlots * layers.size();
+  std::uint64_t valid = 0;
+  for (std::uint8_t v : lattice.valid) valid += v;
+  summary.states = valid * DuelIndex::kSlots * layers.size();
+  if (options.log) {
+    options.log("capped duel solver: " + std::to_string(summary.states) + " declare states (" +
+                std::to_string(summary.canonical_states) + " after symmetry), " +
+                std::to_string(layers.size()) + " layers, turn cap " + std::to_string(cap) +
+                ", objective " + objective_name(objective) + ", " +
+                std::to_string(options.threads) + " threads");
+  }
+  return summary;
+}
+
+// The values at the start of the longest game (the last turn count solved), with God and
+// without, for either side acting first.
+template <Mode M>
+void record_capped_start_values(const TurnEvaluator<M>& ev, std::size_t start_pair, bool god,
+                                CappedObjective objective, CappedSummary& summary) {
+  const std::uint8_t kit = kShield | kJavelin;
+  const std::size_t p = start_pair;
+  summary.start = summary.start_by_cap.back();
+  summary.start_without_god = summary.start_by_cap_without_god.back();
+  summary.david_first_without_god = outcome_of(ev.vd(p, kit), objective);
+  summary.goliath_first_without_god = outcome_of(ev.vg(p, kit), objective);
+  summary.david_first =
+      god ? outcome_of(ev.vd(p, kit | kGod), objective) : summary.david_first_without_god;
+  summary.goliath_first =
+      god ? outcome_of(ev.vg(p, kit | kGod), objective) : summary.goliath_first_without_god;
+}
+
+}  // namespace
+
 }  // namespace detail
 
 CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objective,
@@ -90,24 +136,8 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
   if (god) layers.insert(layers.end(), {3, 4, 5});
   const int cap = game.rules().turn_cap;
   const int keyframe_every = std::max(1, options.keyframe_every);
-  CappedSummary summary;
-  summary.turn_cap = cap;
-  summary.objective = objective;
-  summary.threads = options.threads;
-  summary.layers = static_cast<int>(layers.size());
-  summary.keyframe_every = keyframe_every;
-  summary.canonical_states = lattice.canonical_pairs.size() * DuelIndex::kSlots * layers.size();
-  std::uint64_t valid = 0;
-  for (std::uint8_t v : lattice.valid) valid += v;
-  summary.states = valid * DuelIndex::kSlots * layers.size();
+  CappedSummary summary = detail::summary_before_solving(game, lattice, layers, objective, options);
   const double draw = objective == CappedObjective::kScore ? 0.5 : 0.0;
-  if (options.log) {
-    options.log("capped duel solver: " + std::to_string(summary.states) + " declare states (" +
-                std::to_string(summary.canonical_states) + " after symmetry), " +
-                std::to_string(layers.size()) + " layers, turn cap " + std::to_string(cap) +
-                ", objective " + objective_name(objective) + ", " +
-                std::to_string(options.threads) + " threads");
-  }
 
   // Three turn counts in rotation: k - 2, k - 1 and k.  With no turn left (and one fewer) every
   // state is the cap's draw, and Goliath has won nowhere.
@@ -119,7 +149,6 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
   }
   auto values = [&](int b) { return CappedValues{g[b].data(), e[b].data()}; };
   std::vector<CappedKeyframe> keyframes;
-  const std::uint8_t kit = kShield | kJavelin;
   int older = 0, previous = 1, current = 2;
   // The passes in mode M: kBothFixed carries e (the outcome split), kOptimal the value alone.
   auto run_passes = [&]<Mode M>() {
@@ -135,17 +164,8 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
       summary.start_by_cap_without_god.push_back(outcome_of(ev.initiative(false, 0.0), objective));
       summary.start_by_cap.push_back(god ? outcome_of(ev.initiative(true, 0.0), objective)
                                          : summary.start_by_cap_without_god.back());
-      if (k == cap) {
-        const std::size_t p = lattice.start_pair;
-        summary.start = summary.start_by_cap.back();
-        summary.start_without_god = summary.start_by_cap_without_god.back();
-        summary.david_first_without_god = outcome_of(ev.vd(p, kit), objective);
-        summary.goliath_first_without_god = outcome_of(ev.vg(p, kit), objective);
-        summary.david_first =
-            god ? outcome_of(ev.vd(p, kit | kGod), objective) : summary.david_first_without_god;
-        summary.goliath_first =
-            god ? outcome_of(ev.vg(p, kit | kGod), objective) : summary.goliath_first_without_god;
-      }
+      if (k == cap)
+        detail::record_capped_start_values(ev, lattice.start_pair, god, objective, summary);
       if (k % keyframe_every == 0) {
         keyframes.push_back(
             make_keyframe(lattice, layers, g[current].data(), g[previous].data(), k));
