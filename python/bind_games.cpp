@@ -1,4 +1,5 @@
-// sling.Game and sling.State: every game of cli/games.h behind one pair of Python classes.
+// sling.Game and sling.State: every game of the registry (engine/games.h) behind one pair of Python
+// classes.
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -17,11 +18,12 @@
 namespace sling::python {
 namespace {
 
-// Builds game G from Python's `rules` (None, a dict, or a path) and `map` (a path, danelaw only):
+// Builds game G from Python's `rules` (None, a dict, or a path) and `map` (a path, a game with a
+// map only):
 // a file's errors name the file, as on the command line (cli/game_options.h).
 template <Game G>
 std::shared_ptr<const G> build_game(const py::object& rules, const py::object& map) {
-  constexpr cli::GameDeclaration declaration = cli::Declared<G>::kDeclaration;
+  constexpr GameDeclaration declaration = GameRegistration<G>::kDeclaration;
   cli::GameOptions options;
   if (!map.is_none()) options.map_file = py::str(py::module_::import("os").attr("fspath")(map));
   if (py::isinstance<py::dict>(rules)) {
@@ -46,14 +48,9 @@ std::shared_ptr<const G> build_game(const py::object& rules, const py::object& m
 }
 
 PyGame make_py_game(const std::string& name, const py::object& rules, const py::object& map) {
-  cli::require_game(name);  // OptionError naming the games
-  std::optional<PyGame> made;
-  [&]<class... G>(std::tuple<G...>*) {
-    (void)((name == cli::Declared<G>::kDeclaration.name &&
-            (made.emplace(PyGame{GameVariant(build_game<G>(rules, map))}), true)) ||
-           ...);
-  }(static_cast<cli::DeclaredGames*>(nullptr));
-  return std::move(*made);
+  return with_registered_game(name, [&]<class G>(std::type_identity<G>) {  // OptionError if none
+    return PyGame{GameVariant(build_game<G>(rules, map))};
+  });
 }
 
 py::object json_loads(const std::string& text) {
@@ -95,20 +92,9 @@ once the game is over.  Actions are integers (Sling's action codes); action_to_s
 them.  apply(action) plays a decision or a chance outcome, whichever the state waits for, and
 raises IllegalActionError for anything else.)doc";
 
-}  // namespace
-
-void bind_games(py::module_& m) {
-  m.attr("CHANCE") = static_cast<int>(kChancePlayer);
-  m.attr("TERMINAL") = static_cast<int>(kTerminalPlayer);
-
-  in_package(py::class_<PyGame>(m, "Game", R"doc(A game with its rules: "duel", "danelaw" or "pig".
-
-Game(name, rules=None, map=None): rules is None (the game's defaults, as `sling rules NAME`
-prints them), a dict of rule fields (missing ones keep their defaults; unknown keys raise
-RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file's path.)doc"))
-      .def(py::init(&make_py_game), py::arg("name"), py::arg("rules") = py::none(),
-           py::arg("map") = py::none())
-      .def_property_readonly("name", &PyGame::name, "The game's name: duel, danelaw or pig.")
+// The game's rules and bounds.
+void def_game_rules(py::class_<PyGame>& game) {
+  game.def_property_readonly("name", &PyGame::name, "The game's name: duel, danelaw or pig.")
       .def_property_readonly(
           "sides",
           [](const PyGame& g) {
@@ -162,8 +148,12 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
                 },
                 g.game);
           },
-          "The length of State.observation().")
-      .def(
+          "The length of State.observation().");
+}
+
+// The states of a game: the initial one, one read from JSON, and a state's evaluation.
+void def_game_states(py::class_<PyGame>& game) {
+  game.def(
           "new_initial_state",
           [](const PyGame& g) {
             return std::visit(
@@ -206,8 +196,12 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
           py::arg("state"),
           "The game's static evaluation (its heuristic, not a solution): side 0's expected "
           "payoff in [-1, 1].  Exact values: sling.pig.solve, sling.duel.Solution, "
-          "sling.duel.ValueFunction.")
-      .def("__eq__",
+          "sling.duel.ValueFunction.");
+}
+
+// Equality and hashing by rules, pickling and repr.
+void def_game_value_semantics(py::class_<PyGame>& game) {
+  game.def("__eq__",
            [](const PyGame& a, const PyGame& b) {
              return a.game.index() == b.game.index() &&
                     std::visit([](const auto& g) { return g->rules_json(); }, a.game) ==
@@ -228,9 +222,11 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
                                 py::none());
           }))
       .def("__repr__", [](const PyGame& g) { return "sling.Game('" + g.name() + "')"; });
+}
 
-  in_package(py::class_<PyState>(m, "State", kStateDoc))
-      .def_property_readonly("game", &game_of, "The game this state belongs to.")
+// Whose turn it is, and whether the game is over.
+void def_state_position(py::class_<PyState>& state) {
+  state.def_property_readonly("game", &game_of, "The game this state belongs to.")
       .def_property_readonly(
           "current_player",
           [](const PyState& s) {
@@ -252,7 +248,12 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
                 [](const auto& t) { return t.game->current_player(t.state) == kChancePlayer; },
                 s.value);
           },
-          "Whether the state waits for a chance outcome (dice).")
+          "Whether the state waits for a chance outcome (dice).");
+}
+
+// The legal actions and chance outcomes, playing them, and their names.
+void def_state_actions(py::class_<PyState>& state) {
+  state
       .def(
           "legal_actions",
           [](const PyState& s) {
@@ -346,7 +347,12 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
             return std::visit(
                 [&](const auto& t) { return t.game->action_to_string(t.state, action); }, s.value);
           },
-          py::arg("action"), "The text of a decision or chance outcome of this state.")
+          py::arg("action"), "The text of a decision or chance outcome of this state.");
+}
+
+// The result, the dice, and the state as a vector.
+void def_state_outcome(py::class_<PyState>& state) {
+  state
       .def(
           "returns",
           [](const PyState& s) {
@@ -402,7 +408,12 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
                 },
                 s.value);
           },
-          "The state as a numpy float32 vector in [0, 1] (layout: docs/python.md).")
+          "The state as a numpy float32 vector in [0, 1] (layout: docs/python.md).");
+}
+
+// JSON, copies, pickling, equality, hashing and printing.
+void def_state_value_semantics(py::class_<PyState>& state) {
+  state
       .def(
           "to_json",
           [](const PyState& s) {
@@ -466,6 +477,31 @@ RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file
             },
             s.value);
       });
+}
+
+}  // namespace
+
+void bind_games(py::module_& m) {
+  m.attr("CHANCE") = static_cast<int>(kChancePlayer);
+  m.attr("TERMINAL") = static_cast<int>(kTerminalPlayer);
+
+  auto game = in_package(py::class_<PyGame>(m, "Game",
+                                            R"doc(A game with its rules: "duel", "danelaw" or "pig".
+
+Game(name, rules=None, map=None): rules is None (the game's defaults, as `sling rules NAME`
+prints them), a dict of rule fields (missing ones keep their defaults; unknown keys raise
+RulesError), or the path of a rules JSON file.  map (danelaw only) is a map file's path.)doc"))
+                  .def(py::init(&make_py_game), py::arg("name"), py::arg("rules") = py::none(),
+                       py::arg("map") = py::none());
+  def_game_rules(game);
+  def_game_states(game);
+  def_game_value_semantics(game);
+
+  auto state = in_package(py::class_<PyState>(m, "State", kStateDoc));
+  def_state_position(state);
+  def_state_actions(state);
+  def_state_outcome(state);
+  def_state_value_semantics(state);
 }
 
 }  // namespace sling::python
