@@ -142,6 +142,29 @@ struct GameAgents<danelaw::DanelawGame> {
     r.finish();
     return std::make_unique<danelaw_agents::PlannerAgent>(game, options);
   }
+  // Danelaw's games are long (hundreds of decisions, 24 turns) and its movement combinatorial, so
+  // a tree over single moves is weaker than its heuristic; its presets search whole movement
+  // plans scored by the learned value model instead (`planner`, engine/danelaw/planner.h;
+  // docs/strength.md, "Danelaw", measures them).
+  static constexpr std::string_view kSolutionFileOption = "";  // no exact solver
+  static std::vector<PresetInfo> presets(const danelaw::DanelawGame&) {
+    return {
+        // A random move costs much more in danelaw (an army marched away, a turn's points
+        // wasted), so its easy preset blunders less often than the duel's.
+        {"easy", "heuristic:blunder=0.1",
+         "the rule-of-thumb policy, with a random move instead one time in ten"},
+        // Measured per side: plan search with the value model makes much better Danes, but
+        // battle decisions by playouts and the model made worse English, and the English plan
+        // search gained nothing measurable; so battles follow the heuristic and the English play
+        // the heuristic's plan (english_plans=1).
+        {"normal", "planner:plans=8,samples=2,battle=0,english_plans=1",
+         "the Danes: movement plans scored by the learned value model (a small budget); "
+         "the English and all battles: the rule-of-thumb policy"},
+        {"strong", "planner:plans=64,samples=4,battle=0,english_plans=1",
+         "the Danes: movement plans scored by the learned value model (a larger budget); "
+         "the English and all battles: the rule-of-thumb policy"},
+    };
+  }
 };
 
 }  // namespace sling

@@ -34,6 +34,9 @@ struct GameAgents<duel::DuelGame> {
     if (spec.name == "lookahead") return make_duel_lookahead_agent(game, spec);
     return nullptr;
   }
+  // easy: the heuristic with blunders; normal: lookahead; strong: by the lattice (duel_agents.cpp).
+  static std::vector<PresetInfo> presets(const duel::DuelGame& game);
+  static constexpr std::string_view kSolutionFileOption = "file";
 };
 
 }  // namespace sling

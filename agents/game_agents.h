@@ -1,14 +1,25 @@
 #pragma once
-// The hook through which a game adds agents of its own (exact solvers, fixed strategies) to the
-// registry.  A game specialises GameAgents<G> next to its agents and the registry includes that
-// header; the generic agents (random, heuristic, expectimax, mcts) need nothing here.
+// The hook through which a game makes its own agent choices: the agents of its own (exact
+// solvers, fixed strategies, danelaw's planner) in the registry, the specs its presets easy,
+// normal and strong stand for, and the option of its `solver` that names a solution file.  A game
+// specialises GameAgents<G> next to its agents (agents/<game>_agents.h) and agents/presets.h
+// includes that header; a game without a specialisation gets the generic agents (random,
+// heuristic, expectimax, mcts) and presets built from them.
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "agents/agent.h"
 #include "agents/spec.h"
 
 namespace sling {
+
+struct PresetInfo {
+  std::string name;  // easy, normal, strong
+  std::string spec;
+  std::string help;
+};
 
 struct AgentInfo {
   std::string name;
@@ -22,6 +33,17 @@ struct GameAgents {
   static void catalogue(const G&, std::vector<AgentInfo>&) {}
   // Builds the agent named by `spec` if it is one of the game's own, else returns null.
   static AgentPtr<G> make(const G&, const AgentSpec&) { return nullptr; }
+  // The specs of the presets easy, normal and strong, in that order (agents/presets.h).
+  static std::vector<PresetInfo> presets(const G&) {
+    return {
+        {"easy", HasHeuristicPolicy<G> ? "heuristic" : "mcts:iterations=200", "a weak policy"},
+        {"normal", "mcts:iterations=2000", "a quick search"},
+        {"strong", "mcts:iterations=20000", "a deeper search"},
+    };
+  }
+  // The option of the game's `solver` agent that names its solution file ("" when it has none):
+  // `strong` and hints play from a file given as --solution (play/play_agents.h).
+  static constexpr std::string_view kSolutionFileOption = "";
 };
 
 }  // namespace sling

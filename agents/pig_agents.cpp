@@ -116,4 +116,12 @@ std::shared_ptr<const pig::SolutionValue> GameValue<pig::PigGame>::make(const pi
   return std::make_shared<const pig::SolutionValue>(pig::shared_solution(game.goal()));
 }
 
+std::vector<PresetInfo> GameAgents<pig::PigGame>::presets(const pig::PigGame&) {
+  return {
+      {"easy", "heuristic", "the rule-of-thumb policy"},
+      {"normal", "mcts:iterations=2000,rollout=heuristic", "a quick search"},
+      {"strong", "solver", "the exact optimal policy (solved in about a second)"},
+  };
+}
+
 }  // namespace sling

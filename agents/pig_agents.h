@@ -84,6 +84,9 @@ template <>
 struct GameAgents<pig::PigGame> {
   static void catalogue(const pig::PigGame& game, std::vector<AgentInfo>& out);
   static AgentPtr<pig::PigGame> make(const pig::PigGame& game, const AgentSpec& spec);
+  // easy: the heuristic; normal: a quick search; strong: the exact solver.
+  static std::vector<PresetInfo> presets(const pig::PigGame& game);
+  static constexpr std::string_view kSolutionFileOption = "table";
 };
 
 }  // namespace sling

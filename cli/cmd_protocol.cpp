@@ -16,16 +16,11 @@ namespace {
 std::unique_ptr<protocol::ServedGame> make_served_game(const std::string& agent_spec,
                                                        const protocol::NewGame& message) {
   require_game(message.game, "new_game");
-  std::unique_ptr<protocol::ServedGame> served;
-  auto try_each = [&]<class... G>(std::tuple<G...>*) {
-    (void)((message.game == Declared<G>::kDeclaration.name &&
-            (served = std::make_unique<protocol::ServedGameOf<G>>(
-                 G::from_rules_json(message.rules_json), agent_spec, message.rules_json),
-             true)) ||
-           ...);
-  };
-  try_each(static_cast<DeclaredGames*>(nullptr));
-  return served;
+  return with_registered_game(
+      message.game, [&]<class G>(std::type_identity<G>) -> std::unique_ptr<protocol::ServedGame> {
+        return std::make_unique<protocol::ServedGameOf<G>>(G::from_rules_json(message.rules_json),
+                                                           agent_spec, message.rules_json);
+      });
 }
 
 // Whether `text` names a preset or an agent of `game` (its options are not checked here).
@@ -63,10 +58,9 @@ const RegisterCommand kRegister(
         // checked when a game names the game (building an agent may solve a lattice first).
         const AgentSpec spec = parse_agent_spec(command->agent);
         bool known = false;
-        auto check_each = [&]<class... G>(std::tuple<G...>*) {
-          known = (names_an_agent(G{}, command->agent, spec.name) || ...);
-        };
-        check_each(static_cast<DeclaredGames*>(nullptr));
+        for_each_registered_game([&]<class G>(std::type_identity<G>) {
+          known = known || names_an_agent(G{}, command->agent, spec.name);
+        });
         if (!known) {
           throw OptionError("unknown agent '" + spec.name + "' (see `sling agents`)");
         }

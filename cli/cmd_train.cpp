@@ -57,23 +57,20 @@ const RegisterCommand kRegister(
         if (command->options.threads < 0) throw OptionError("--threads must be >= 0");
         check_writable(command->out);
         command->options.command = command_line(*command);
-        with_game(command->game, command->game_options, [&](const auto& game) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(game)>, danelaw::DanelawGame>) {
-            const danelaw::ValueModel model = danelaw::train_value_model(
-                game, command->options, [](const std::string& line) { std::cerr << line << "\n"; });
-            write_file_atomic(command->out, model.to_json());
-            std::cout << "wrote " << command->out << ": " << model.states << " positions from "
-                      << model.games << " games, held-out log loss " << std::fixed
-                      << std::setprecision(4) << model.log_loss << "\n";
-            std::cout << "calibration (held-out positions): predicted  observed  count\n";
-            for (const danelaw::CalibrationBin& b : model.calibration) {
-              if (b.count == 0) continue;
-              std::cout << "  " << std::setprecision(1) << b.low << "-" << b.high << "    "
-                        << std::setprecision(3) << b.predicted << "     " << b.observed << "    "
-                        << b.count << "\n";
-            }
-          }
-        });
+        const danelaw::DanelawGame game = make_game<danelaw::DanelawGame>(command->game_options);
+        const danelaw::ValueModel model = danelaw::train_value_model(
+            game, command->options, [](const std::string& line) { std::cerr << line << "\n"; });
+        write_file_atomic(command->out, model.to_json());
+        std::cout << "wrote " << command->out << ": " << model.states << " positions from "
+                  << model.games << " games, held-out log loss " << std::fixed
+                  << std::setprecision(4) << model.log_loss << "\n";
+        std::cout << "calibration (held-out positions): predicted  observed  count\n";
+        for (const danelaw::CalibrationBin& b : model.calibration) {
+          if (b.count == 0) continue;
+          std::cout << "  " << std::setprecision(1) << b.low << "-" << b.high << "    "
+                    << std::setprecision(3) << b.predicted << "     " << b.observed << "    "
+                    << b.count << "\n";
+        }
       });
     });
 

@@ -1,12 +1,11 @@
 #pragma once
-// Game selection shared by every command: a game name (cli/games.h) plus the options that build
+// Game selection shared by every command: a game name (engine/games.h) plus the options that build
 // it (a rules file, and for a game with a map a map file).  with_game() turns the name into the
 // concrete game type and calls a generic lambda with it, so commands are written once for every
 // game.
 
 #include <CLI/CLI.hpp>
 
-#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -40,7 +39,7 @@ inline std::string rules_text(const GameOptions& options) {
 // the file: "duel rules (my.json): unknown key ...".
 template <class G>
 G make_game(const GameOptions& options) {
-  constexpr GameDeclaration declaration = Declared<G>::kDeclaration;
+  constexpr GameDeclaration declaration = GameRegistration<G>::kDeclaration;
   try {
     if constexpr (declaration.has_map) {
       return G::from_files(options.rules_file, options.map_file);
@@ -63,23 +62,12 @@ G make_game(const GameOptions& options) {
   }
 }
 
+// body(game) for the game named `name`, built from `options` (the registry's with_registered_game).
 template <class F>
 decltype(auto) with_game(const std::string& name, const GameOptions& options, F&& body) {
-  require_game(name);
-  auto try_each = [&]<class... G>(std::tuple<G...>*) {
-    using Result = std::common_type_t<decltype(body(std::declval<const G&>()))...>;
-    if constexpr (std::is_void_v<Result>) {
-      (void)((name == Declared<G>::kDeclaration.name && (body(make_game<G>(options)), true)) ||
-             ...);
-    } else {
-      std::optional<Result> result;
-      (void)((name == Declared<G>::kDeclaration.name &&
-              (result.emplace(body(make_game<G>(options))), true)) ||
-             ...);
-      return std::move(*result);
-    }
-  };
-  return try_each(static_cast<DeclaredGames*>(nullptr));
+  return with_registered_game(name, [&]<class G>(std::type_identity<G>) -> decltype(auto) {
+    return body(make_game<G>(options));
+  });
 }
 
 }  // namespace sling::cli

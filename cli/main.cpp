@@ -86,8 +86,8 @@ std::string overview_footer() {
 
 int main(int argc, char** argv) {
   using namespace sling::cli;
-  CLI::App app{"Sling: AI opponents and exact solvers for dice wargames (" + game_list("and") +
-               ")"};
+  CLI::App app{"Sling: AI opponents and exact solvers for dice wargames (" +
+               sling::game_list("and") + ")"};
   app.name("sling");
   app.set_version_flag("--version", std::string("sling ") + sling::kSlingVersion);
   app.require_subcommand(1);

@@ -34,7 +34,7 @@ struct StudyBestResponseCommand {
 
 template <class G>
 void run_on(const G& game, const StudyBestResponseCommand& c) {
-  constexpr GameDeclaration declaration = Declared<G>::kDeclaration;
+  constexpr GameDeclaration declaration = GameRegistration<G>::kDeclaration;
   std::vector<Player> responders;
   for (Player p = 0; p < 2; ++p) {
     if (c.responder == "both" || c.responder == declaration.sides[p]) responders.push_back(p);
@@ -80,6 +80,24 @@ void run_on(const G& game, const StudyBestResponseCommand& c) {
   }
 }
 
+// The games small enough to enumerate, each by its own overload: the duel on a lattice as coarse
+// as --pitch asks, and Pig as it is.
+void study_game(const duel::DuelGame& game, const StudyBestResponseCommand& c) {
+  duel::DuelRules rules = game.rules();
+  if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
+  if (rules.pitch_cm < 3 && !c.quiet) {
+    std::cerr << "study best-response: a " << rules.pitch_cm
+              << " cm lattice has many more states than the 3 cm one (2.9 million); it may "
+                 "take long, and a graph larger than 80 % of this machine's memory is "
+                 "refused\n";
+  }
+  run_on(duel::DuelGame(rules), c);
+}
+
+void study_game(const pig::PigGame& game, const StudyBestResponseCommand& c) {
+  run_on(game, c);
+}
+
 void run(const StudyBestResponseCommand& c) {
   if (c.game == "danelaw") {
     throw OptionError(
@@ -88,20 +106,8 @@ void run(const StudyBestResponseCommand& c) {
   if (c.pitch_cm != 0 && c.game != "duel") {
     throw OptionError("study best-response: --pitch applies to the duel only");
   }
-  with_game(c.game, c.options, [&]<class G>(const G& game) {
-    if constexpr (std::is_same_v<G, duel::DuelGame>) {
-      duel::DuelRules rules = game.rules();
-      if (c.pitch_cm != 0) rules.pitch_cm = c.pitch_cm;
-      if (rules.pitch_cm < 3 && !c.quiet) {
-        std::cerr << "study best-response: a " << rules.pitch_cm
-                  << " cm lattice has many more states than the 3 cm one (2.9 million); it may "
-                     "take long, and a graph larger than 80 % of this machine's memory is "
-                     "refused\n";
-      }
-      run_on(duel::DuelGame(rules), c);
-    } else if constexpr (std::is_same_v<G, pig::PigGame>) {
-      run_on(game, c);
-    }
+  with_game(c.game, c.options, [&](const auto& game) {
+    if constexpr (requires { study_game(game, c); }) study_game(game, c);
   });
 }
 

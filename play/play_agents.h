@@ -7,15 +7,12 @@
 #include <array>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "agents/agent.h"
 #include "agents/presets.h"
 #include "agents/registry.h"
 #include "engine/core/errors.h"
-#include "engine/danelaw/danelaw.h"
-#include "engine/pig/pig.h"
 
 namespace sling::play {
 
@@ -26,17 +23,21 @@ bool registry_has(const G& game, std::string_view name) {
                      [&](const AgentInfo& info) { return info.name == name; });
 }
 
-// The option of game G's `solver` agent that names its solution file.
+// The option of game G's `solver` agent that names its solution file (agents/game_agents.h).
 template <Game G>
-inline constexpr std::string_view kSolverFileOption =
-    std::is_same_v<G, pig::PigGame> ? "table" : "file";
+inline constexpr std::string_view kSolverFileOption = GameAgents<G>::kSolutionFileOption;
 
 // The strongest agent spec for game G: the exact solver with `solution_file` when one is given,
 // otherwise the `strong` preset.  Used by the `strong` preset and by hints.
 template <Game G>
 std::string strongest_spec(const G& game, const std::string& solution_file = "") {
   if (!solution_file.empty()) {
-    return "solver:" + std::string(kSolverFileOption<G>) + "=" + solution_file;
+    if constexpr (kSolverFileOption<G>.empty()) {
+      throw OptionError("--solution: " + std::string(game.info().name) +
+                        " has no exact solver that reads a solution file");
+    } else {
+      return "solver:" + std::string(kSolverFileOption<G>) + "=" + solution_file;
+    }
   }
   return *preset_spec(game, "strong");
 }

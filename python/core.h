@@ -5,26 +5,34 @@
 // once as a generic lambda and dispatched with std::visit, so a call from Python costs one visit
 // and the game's own function (the hot loop is Python's, not this one).
 //
-// The games are those of cli/games.h, in the same order; a new game there needs one more
-// alternative in the two variants below.
+// The games are the registry's (engine/games.h), in the same order: both variants below are
+// built from its list, so a new game there is a new alternative here.
 
 #include <pybind11/pybind11.h>
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <variant>
 
-#include "cli/games.h"
 #include "engine/core/game.h"
+#include "engine/games.h"
 
 namespace sling::python {
 
 namespace py = pybind11;
 
-using GameVariant =
-    std::variant<std::shared_ptr<const duel::DuelGame>, std::shared_ptr<const danelaw::DanelawGame>,
-                 std::shared_ptr<const pig::PigGame>>;
+template <class Games>
+struct VariantsOf;
+template <class... G>
+struct VariantsOf<std::tuple<G...>> {
+  using Games = std::variant<std::shared_ptr<const G>...>;
+  template <template <class> class Typed>
+  using Of = std::variant<Typed<G>...>;
+};
+
+using GameVariant = VariantsOf<RegisteredGames>::Games;
 
 // A game as Python holds it.
 struct PyGame {
@@ -40,8 +48,7 @@ struct TypedState {
   typename G::State state;
 };
 
-using StateVariant = std::variant<TypedState<duel::DuelGame>, TypedState<danelaw::DanelawGame>,
-                                  TypedState<pig::PigGame>>;
+using StateVariant = VariantsOf<RegisteredGames>::Of<TypedState>;
 
 // A state as Python holds it: the game it belongs to and its value.
 struct PyState {
@@ -63,7 +70,7 @@ template <Game G>
 const std::shared_ptr<const G>& require_game(const PyGame& game, const char* what) {
   if (const auto* g = std::get_if<std::shared_ptr<const G>>(&game.game)) return *g;
   throw py::type_error(std::string(what) + " needs a " +
-                       std::string(cli::Declared<G>::kDeclaration.name) + " game, not " +
+                       std::string(GameRegistration<G>::kDeclaration.name) + " game, not " +
                        game.name());
 }
 
@@ -72,7 +79,7 @@ template <Game G>
 TypedState<G>& require_state(PyState& state, const char* what) {
   if (auto* s = std::get_if<TypedState<G>>(&state.value)) return *s;
   throw py::type_error(std::string(what) + " needs a " +
-                       std::string(cli::Declared<G>::kDeclaration.name) + " state, not a " +
+                       std::string(GameRegistration<G>::kDeclaration.name) + " state, not a " +
                        game_of(state).name() + " state");
 }
 template <Game G>

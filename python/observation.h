@@ -76,24 +76,33 @@ inline void danelaw_observation(const danelaw::DanelawGame&, const danelaw::Stat
   for (std::size_t i = 0; i < sizeof bytes; ++i) out[i] = static_cast<float>(bytes[i]) / 255.0f;
 }
 
+// Each game's observation, as a trait the game specialises here: its length and its writer.
+template <class G>
+struct Observation;
+template <>
+struct Observation<duel::DuelGame> {
+  static constexpr int kSize = kDuelObservationSize;
+  static constexpr auto write = duel_observation;
+};
+template <>
+struct Observation<pig::PigGame> {
+  static constexpr int kSize = kPigObservationSize;
+  static constexpr auto write = pig_observation;
+};
+template <>
+struct Observation<danelaw::DanelawGame> {
+  static constexpr int kSize = kDanelawObservationSize;
+  static constexpr auto write = danelaw_observation;
+};
+
 template <class G>
 constexpr int observation_size() {
-  if constexpr (std::is_same_v<G, duel::DuelGame>)
-    return kDuelObservationSize;
-  else if constexpr (std::is_same_v<G, pig::PigGame>)
-    return kPigObservationSize;
-  else
-    return kDanelawObservationSize;
+  return Observation<G>::kSize;
 }
 
 template <class G>
 void observation(const G& game, const typename G::State& s, float* out) {
-  if constexpr (std::is_same_v<G, duel::DuelGame>)
-    duel_observation(game, s, out);
-  else if constexpr (std::is_same_v<G, pig::PigGame>)
-    pig_observation(game, s, out);
-  else
-    danelaw_observation(game, s, out);
+  Observation<G>::write(game, s, out);
 }
 
 }  // namespace sling::python

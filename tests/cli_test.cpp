@@ -172,6 +172,36 @@ TEST(GameRegistry, DeclarationsAgreeWithTheGames) {
   EXPECT_EQ(&require_game("pig"), &games[2]);
 }
 
+// The command line shows exactly the registry's games (engine/games.h), in its order: one line
+// each under "Games:" in `sling --help`, and the same names in its title.
+TEST(GameRegistry, TheCommandLineShowsExactlyTheRegisteredGames) {
+  const CommandRun help = run_sling("--help");
+  ASSERT_EQ(help.status, 0) << help.output;
+  const std::size_t games_at = help.output.find("\nGames:\n");
+  ASSERT_NE(games_at, std::string::npos) << help.output;
+  std::vector<std::string> shown;
+  std::size_t at = games_at + std::string("\nGames:\n").size();
+  while (at < help.output.size() && help.output.compare(at, 2, "  ") == 0) {
+    const std::size_t end = help.output.find('\n', at);
+    const std::string line = help.output.substr(at + 2, end - at - 2);
+    shown.push_back(line.substr(0, line.find(' ')));
+    at = end == std::string::npos ? help.output.size() : end + 1;
+  }
+  std::vector<std::string> registered;
+  for_each_registered_game([&]<class G>(std::type_identity<G>) {
+    registered.emplace_back(GameRegistration<G>::kDeclaration.name);
+    EXPECT_TRUE(contains(help.output, std::string(GameRegistration<G>::kDeclaration.summary)));
+  });
+  EXPECT_EQ(shown, registered);
+  EXPECT_TRUE(contains(help.output, "dice wargames (" + game_list("and") + ")")) << help.output;
+  for (const std::string& name : registered) {
+    EXPECT_EQ(
+        with_registered_game(
+            name, [&]<class G>(std::type_identity<G>) { return std::string(G().info().name); }),
+        name);
+  }
+}
+
 TEST(MapRoundTrip, ExportedMapLoadsBackWithTheSameContent) {
   const CommandRun exported = run_sling("map danelaw --json");
   ASSERT_EQ(exported.status, 0);

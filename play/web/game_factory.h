@@ -20,7 +20,7 @@ struct FactoryOptions {
   double ai_seconds = 10;
   bool replay = false;
   std::map<std::string, std::string> named_agents;  // ServerOptions::named_agents
-  std::string god_prompt = "bad-rolls";              // ServerOptions::god_prompt
+  std::string god_prompt = "bad-rolls";             // ServerOptions::god_prompt
 };
 
 // Request fields: "game" (duel, danelaw, pig), "sides" (two of: human, a preset, an agent spec),
@@ -28,14 +28,16 @@ struct FactoryOptions {
 // "map" (danelaw: a built-in map's name, or the text of a map file, with "map_name" the file's
 // name, which the rules and so the saves record as the map), "delay_ms" (a pause before each agent
 // decision), "god_prompt" (the duel: "bad-rolls" or "every"; default the server's), "win_strip"
-// (true: the strong agent's estimate after every decision); or "record" (a save's text) or "records" with "game_id" (a tournament's
-// records.jsonl) instead of game, rules and seed, with "map" the text of the map file the game was
-// played on when its rules name a map that is not built in (the rules' content hash must match).
+// (true: the strong agent's estimate after every decision); or "record" (a save's text) or
+// "records" with "game_id" (a tournament's records.jsonl) instead of game, rules and seed, with
+// "map" the text of the map file the game was played on when its rules name a map that is not built
+// in (the rules' content hash must match).
 std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
                                       const FactoryOptions& options);
 
 // The games, their sides, the presets and agents the page offers.
-std::string info_json(bool has_solution, const std::map<std::string, std::string>& named_agents = {},
+std::string info_json(bool has_solution,
+                      const std::map<std::string, std::string>& named_agents = {},
                       const std::string& god_prompt = "bad-rolls",
                       std::chrono::seconds idle_timeout = std::chrono::seconds(1800));
 

@@ -46,8 +46,8 @@ class WebAnalysis {
     result.plies = record.history.size();
     try {
       AnalysisValueOptions options;
-      if constexpr (std::is_same_v<G, duel::DuelGame>) options.solution_file = solution_file;
-      (void)solution_file;
+      // Empty unless the server's solution is this game's (WebTraits, play/web/web_traits.h).
+      options.solution_file = solution_file;
       const AnalysisValue<G> values = analysis_value(rules_game, options);
       GameAnalysis analysis = analyse_record(rules_game, record, values.value);
       analysis.source = values.source;
@@ -73,10 +73,10 @@ class WebAnalysis {
     JsonWriter out(buffer);
     out.StartObject();
     write_key(out, "status");
-    write_string(out, running_                   ? "running"
-                      : !current                 ? "none"
-                      : result_->error.empty()   ? "done"
-                                                 : "error");
+    write_string(out, running_                 ? "running"
+                      : !current               ? "none"
+                      : result_->error.empty() ? "done"
+                                               : "error");
     write_key(out, "error");
     write_string(out, current && !running_ ? result_->error : "");
     write_key(out, "analysis");

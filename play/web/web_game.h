@@ -199,7 +199,8 @@ class WebGame final : public WebSession {
   }
 
   std::string point(const rapidjson::Value& request) override {
-    if constexpr (std::is_same_v<G, duel::DuelGame>) {
+    // A game whose points can be picked has a nearest_destination (play/web/web_views.h).
+    if constexpr (requires { nearest_destination(game(), table_.state(), 0.0, 0.0); }) {
       const std::optional<double> x = number_field(request, "x");
       const std::optional<double> y = number_field(request, "y");
       if (!x || !y) throw bad_request("a point needs 'x' and 'y' in centimetres");
