@@ -1,17 +1,21 @@
 #pragma once
 // Danelaw's own agent in the registry: `planner`, the movement-plan search of
-// engine/danelaw/planner.h scored by the learned value model (the embedded default, or
-// model=FILE written by `sling train danelaw`).
+// agents/danelaw_planner.h scored by the learned value model of solvers/danelaw/ (the embedded
+// default, or model=FILE written by `sling train danelaw`).  Its value function for `leaf=value`
+// is in agents/danelaw_value.h.
 
 #include <array>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "agents/danelaw_planner.h"
+#include "agents/danelaw_value.h"
 #include "agents/game_agents.h"
 #include "engine/danelaw/danelaw.h"
-#include "engine/danelaw/planner.h"
+#include "solvers/danelaw/value_model.h"
 
 namespace sling {
 
@@ -19,7 +23,7 @@ namespace danelaw_agents {
 
 struct PlannerOptions {
   std::array<danelaw::PlannerConfig, 2> config;  // indexed by Side
-  std::string model;                             // empty: the game's model
+  std::string model;                             // a model file; empty: the agent's default model
 };
 
 // The side-specific keys: "english_battle=0" overrides "battle" for the English only.
@@ -80,15 +84,23 @@ inline void write_planner_config(std::vector<std::string>& items, const std::str
   item("margin", c.margin, b.margin);
 }
 
+// The model a planner scores with: the file its options name, otherwise `fallback` (training's
+// model of the previous iteration), otherwise the embedded one.
+inline std::shared_ptr<const danelaw::ValueModel> planner_model(
+    const PlannerOptions& options, std::shared_ptr<const danelaw::ValueModel> fallback) {
+  if (!options.model.empty()) {
+    return std::make_shared<const danelaw::ValueModel>(danelaw::ValueModel::load(options.model));
+  }
+  return fallback;  // null: the planner takes the embedded model
+}
+
 class PlannerAgent final : public Agent<danelaw::DanelawGame> {
  public:
-  PlannerAgent(const danelaw::DanelawGame& game, const PlannerOptions& options)
-      : game_(game), options_(options), planner_(game_, options.config) {
-    if (!options.model.empty()) {
-      game_.set_value_model(
-          std::make_shared<const danelaw::ValueModel>(danelaw::ValueModel::load(options.model)));
-    }
-  }
+  PlannerAgent(const danelaw::DanelawGame& game, const PlannerOptions& options,
+               std::shared_ptr<const danelaw::ValueModel> default_model = nullptr)
+      : game_(game),
+        options_(options),
+        planner_(game_, options.config, planner_model(options, std::move(default_model))) {}
   void new_game(std::uint64_t seed) override { planner_.new_game(seed); }
   Action act(const danelaw::State& state) override {
     const danelaw::PlannerChoice choice = planner_.choose(state);
@@ -115,11 +127,22 @@ class PlannerAgent final : public Agent<danelaw::DanelawGame> {
   }
 
  private:
-  danelaw::DanelawGame game_;  // a copy, so that model=FILE changes only this agent's evaluation
+  danelaw::DanelawGame game_;  // a copy: the planner refers to it for the agent's lifetime
   PlannerOptions options_;
   danelaw::Planner planner_;
   Analysis analysis_;
 };
+
+// A `planner` spec's agent scoring with `default_model` unless the spec names a model file (the
+// registry passes none; training passes the model fitted so far).
+inline AgentPtr<danelaw::DanelawGame> make_planner_agent(
+    const danelaw::DanelawGame& game, const AgentSpec& spec,
+    std::shared_ptr<const danelaw::ValueModel> default_model) {
+  OptionReader r(spec);
+  const PlannerOptions options = read_planner_options(r);
+  r.finish();
+  return std::make_unique<PlannerAgent>(game, options, std::move(default_model));
+}
 
 }  // namespace danelaw_agents
 
@@ -137,14 +160,11 @@ struct GameAgents<danelaw::DanelawGame> {
   static AgentPtr<danelaw::DanelawGame> make(const danelaw::DanelawGame& game,
                                              const AgentSpec& spec) {
     if (spec.name != "planner") return nullptr;
-    OptionReader r(spec);
-    const danelaw_agents::PlannerOptions options = danelaw_agents::read_planner_options(r);
-    r.finish();
-    return std::make_unique<danelaw_agents::PlannerAgent>(game, options);
+    return danelaw_agents::make_planner_agent(game, spec, nullptr);
   }
   // Danelaw's games are long (hundreds of decisions, 24 turns) and its movement combinatorial, so
   // a tree over single moves is weaker than its heuristic; its presets search whole movement
-  // plans scored by the learned value model instead (`planner`, engine/danelaw/planner.h;
+  // plans scored by the learned value model instead (`planner`, agents/danelaw_planner.h;
   // docs/strength.md, "Danelaw", measures them).
   static constexpr std::string_view kSolutionFileOption = "";  // no exact solver
   static std::vector<PresetInfo> presets(const danelaw::DanelawGame&) {

@@ -253,8 +253,13 @@ search::ExpectimaxConfig read_expectimax_options(OptionReader& r,
                                    : search::Pruning::kNone;
   c.tt_mb = static_cast<int>(r.integer("tt_mb", 16, 0, 65536, "transposition table MB (0 = off)"));
   const std::vector<std::string> leaves = agent_detail::leaf_choices<G>();
+  // By default a game's own evaluation: its evaluate hook, or else its value function (danelaw's
+  // learned model, which lives with its AI and not in the rules).
+  const char* default_leaf = HasEvaluator<G>            ? "evaluate"
+                             : GameValue<G>::kAvailable ? "value"
+                                                        : "rollout";
   const std::string leaf =
-      r.choice("leaf", HasEvaluator<G> ? "evaluate" : "rollout", leaves,
+      r.choice("leaf", default_leaf, leaves,
                "leaf evaluator: the game's evaluate hook, rollouts or its value function");
   c.evaluate_leaves = leaf == "evaluate";
   c.value_leaves = leaf == "value";

@@ -5,9 +5,10 @@
 
 #include <vector>
 
+#include "agents/danelaw_planner.h"
 #include "engine/core/embedded.h"
 #include "engine/danelaw/danelaw.h"
-#include "engine/danelaw/planner.h"
+#include "solvers/danelaw/model_value.h"
 
 namespace sling::danelaw {
 namespace {
@@ -139,9 +140,10 @@ const std::vector<State>& half_turn_positions() {
 void BM_DanelawValueModel(benchmark::State& state) {
   const DanelawGame& game = default_game();
   const std::vector<State>& positions = half_turn_positions();
+  const ModelValue value(game);
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(game.evaluate(positions[i++ % positions.size()]));
+    benchmark::DoNotOptimize(value(positions[i++ % positions.size()]));
   }
   state.SetItemsProcessed(state.iterations());
 }

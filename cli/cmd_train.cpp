@@ -1,7 +1,7 @@
 // sling train danelaw --games N --out FILE [--iterations K] [--seed S] [--threads T]
 // [--planner SPEC] [--rules FILE] [--map FILE]: fits danelaw's value model from self-play
 // (experiments/training/danelaw_training.h) and writes it as JSON, with the command and seed that
-// produced it and its calibration.  The embedded default (engine/danelaw/data/danelaw_value.json)
+// produced it and its calibration.  The embedded default (solvers/danelaw/data/danelaw_value.json)
 // was written by this command; docs/strength.md gives the exact line.
 #include <iomanip>
 #include <iostream>

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "agents/registry.h"
 #include "cli/game_options.h"
 #include "engine/core/dice.h"
 #include "engine/core/state_io.h"
@@ -187,6 +188,8 @@ void def_game_states(py::class_<PyGame>& game) {
                   if (game->is_terminal(state)) return game->returns(state)[0];
                   if constexpr (HasEvaluator<G>) {
                     return game->evaluate(state);
+                  } else if constexpr (GameValue<G>::kAvailable) {
+                    return (*GameValue<G>::make(*game, {}))(state);  // danelaw's learned model
                   } else {
                     throw py::type_error(std::string(game->info().name) + " has no evaluation");
                   }
@@ -194,8 +197,9 @@ void def_game_states(py::class_<PyGame>& game) {
                 g.game);
           },
           py::arg("state"),
-          "The game's static evaluation (its heuristic, not a solution): side 0's expected "
-          "payoff in [-1, 1].  Exact values: sling.pig.solve, sling.duel.Solution, "
+          "The game's static evaluation (its heuristic, or danelaw's learned value model; not a "
+          "solution): side 0's expected payoff in [-1, 1].  Exact values: sling.pig.solve, "
+          "sling.duel.Solution, "
           "sling.duel.ValueFunction.");
 }
 

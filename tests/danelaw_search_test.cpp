@@ -1,5 +1,6 @@
 // Danelaw under the generic search and agents: MCTS (with the candidate set, heuristic ordering
-// and rollouts, and the evaluation) finds a winning move, and whole games between agents run.
+// and rollouts, and the value model's leaves) finds a winning move, and whole games between agents
+// run.
 
 #include <gtest/gtest.h>
 
@@ -58,7 +59,7 @@ TEST(DanelawSearch, MctsTakesTheFifteenthTownOnTheLastTurn) {
 
 TEST(DanelawSearch, AgentsPlayWholeGames) {
   const DanelawGame game;
-  auto mcts = make_agent(game, "mcts:iterations=30,leaf=evaluate");
+  auto mcts = make_agent(game, "mcts:iterations=30,leaf=value");
   auto heuristic = make_agent(game, "heuristic");
   const GameResult result = play_game(game, *mcts, *heuristic, 17);
   EXPECT_TRUE(result.error.empty()) << result.error;

@@ -117,9 +117,6 @@ DanelawGame::DanelawGame(DanelawRules rules, std::shared_ptr<const HexMap> map)
                    static_cast<int>(kMaxChanceOutcomes),
                    static_cast<int>(kMaxActions),
                    false};
-  // The embedded model lives for the program; the game shares it without owning it.
-  value_model_ =
-      std::shared_ptr<const ValueModel>(&ValueModel::embedded(), [](const ValueModel*) {});
 }
 
 DanelawGame DanelawGame::from_rules_json(std::string_view text) {

@@ -26,7 +26,6 @@
 #include "engine/danelaw/map.h"
 #include "engine/danelaw/movement.h"
 #include "engine/danelaw/scratch.h"
-#include "engine/danelaw/value_model.h"
 
 namespace sling::danelaw {
 
@@ -170,10 +169,6 @@ class DanelawGame {
   const DanelawRules& rules() const { return rules_; }
   const HexMap& map() const { return *map_; }
   const Movement& movement() const { return movement_; }
-  // The learned evaluation behind evaluate(): the embedded default unless replaced (training,
-  // `planner:model=FILE`).
-  const ValueModel& value_model() const { return *value_model_; }
-  void set_value_model(std::shared_ptr<const ValueModel> model) { value_model_ = std::move(model); }
 
   State initial_state() const;
   Player current_player(const State& s) const;
@@ -199,10 +194,10 @@ class DanelawGame {
   // map from a file when given (overriding the rules' map).
   static DanelawGame from_files(const std::string& rules_path, const std::string& map_path);
 
-  // Optional hooks (engine/core/game.h).
+  // Optional hooks (engine/core/game.h).  No `evaluate`: danelaw's evaluation is a learned model,
+  // which belongs with its AI (solvers/danelaw/value_model.h), and reaches search leaves as its
+  // value function (`leaf=value`, agents/danelaw_value.h).
   Action heuristic_action(const State& s, Rng& rng) const;
-  // Side 0's payoff: the returns at the end, otherwise 2 P(Danes win) - 1 by the value model.
-  double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DanelawGame>& out) const;
   std::string_view end_reason(const State& s) const;
 
@@ -255,7 +250,6 @@ class DanelawGame {
   std::vector<std::vector<std::uint16_t>> sector_hexes_;  // [sector] -> sea hexes
   std::vector<std::uint16_t> sea_hexes_;
   GameInfo info_;
-  std::shared_ptr<const ValueModel> value_model_;
   // Shared by copies of the game (the pool is thread-safe); never part of its value.
   std::shared_ptr<ScratchPool> scratch_ = std::make_shared<ScratchPool>();
 };

@@ -1,5 +1,7 @@
-// The danelaw game's optional hooks for search and agents: a rule-based policy, a static evaluation
-// and a reduced action set for movement (see engine/core/game.h and docs/rules/danelaw.md).
+// The danelaw game's optional hooks for search and agents: a rule-based policy and a reduced
+// action set for movement (see engine/core/game.h and docs/rules/danelaw.md).  The learned
+// evaluation and the movement-plan search are danelaw's AI, beside the duel's: the value model in
+// solvers/danelaw/, the planner in agents/danelaw_planner.h.
 
 #include <algorithm>
 #include <cmath>
@@ -290,11 +292,6 @@ Action DanelawGame::heuristic_action(const State& s, Rng& rng) const {
     default:
       return legal[rng.uniform(static_cast<std::uint32_t>(legal.size()))];
   }
-}
-
-double DanelawGame::evaluate(const State& s) const {
-  if (s.phase == Phase::kGameOver) return returns(s)[0];
-  return 2.0 * value_model_->probability(*this, s) - 1.0;
 }
 
 void DanelawGame::candidate_actions(const State& s, ActionList<DanelawGame>& out) const {

@@ -3,9 +3,9 @@
 // workspace, and listing an army's destinations and then applying one asks the same question twice
 // in a row, so the last answer is worth keeping.  A caller that runs many queries owns a
 // DanelawScratch and passes it in; the game's own const hooks (legal_actions, apply_action,
-// evaluate, heuristic_action), which the Game concept gives no scratch argument, borrow one from
-// the game's ScratchPool for the length of the call.  So no query keeps hidden per-thread state,
-// concurrent callers never share scratch, and once warm no query allocates.
+// candidate_actions, heuristic_action), which the Game concept gives no scratch argument, borrow
+// one from the game's ScratchPool for the length of the call.  So no query keeps hidden per-thread
+// state, concurrent callers never share scratch, and once warm no query allocates.
 
 #include <array>
 #include <atomic>

@@ -5,8 +5,9 @@
 
 #include "agents/pig_agents.h"
 #include "engine/core/errors.h"
-#include "solvers/duel/solution_cache.h"
+#include "solvers/danelaw/model_value.h"
 #include "solvers/duel/solution.h"
+#include "solvers/duel/solution_cache.h"
 
 namespace sling {
 
@@ -84,7 +85,8 @@ AnalysisValue<danelaw::DanelawGame> analysis_value(const danelaw::DanelawGame& g
   AnalysisValue<danelaw::DanelawGame> out;
   out.exact = false;
   out.source = "the learned value model (approximate)";
-  out.value = [&game](const danelaw::State& s) { return 0.5 * (1.0 + game.evaluate(s)); };
+  const auto value = std::make_shared<const danelaw::ModelValue>(game);
+  out.value = [value](const danelaw::State& s) { return 0.5 * (1.0 + (*value)(s)); };
   return out;
 }
 

@@ -189,7 +189,7 @@ BalanceResult run_balance_study(const std::vector<BalanceVariant>& variants,
       outcome.variants.push_back(tally(variants[v], by_variant.back()));
     }
     outcome.closest = closest_to_even(outcome.variants);
-    outcome.calibration = calibrate(games[0].value_model(), by_variant);
+    outcome.calibration = calibrate(ValueModel::embedded(), by_variant);
     result.pairings.push_back(std::move(outcome));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

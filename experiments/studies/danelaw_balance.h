@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
-#include "engine/danelaw/value_model.h"
+#include "solvers/danelaw/value_model.h"
 #include "experiments/match.h"
 
 namespace sling::danelaw {

@@ -9,11 +9,26 @@
 #include <cstdio>
 #include <memory>
 
+#include "agents/danelaw_agents.h"
 #include "agents/registry.h"
 #include "experiments/match.h"
 #include "experiments/play_game.h"
 
 namespace sling::danelaw {
+
+namespace {
+
+// An agent of an iteration: a planner (by its spec or a preset's) scores with `model`, the model
+// fitted so far, unless its spec names a model file; any other agent is built as usual.
+AgentPtr<DanelawGame> make_training_agent(const DanelawGame& game, const std::string& text,
+                                          const std::shared_ptr<const ValueModel>& model) {
+  const std::string spec = preset_spec(game, text).value_or(text);
+  const AgentSpec parsed = parse_agent_spec(spec);
+  if (parsed.name == "planner") return danelaw_agents::make_planner_agent(game, parsed, model);
+  return make_agent(game, spec);
+}
+
+}  // namespace
 
 void collect_samples(const DanelawGame& game, const std::vector<Action>& history, bool danes_won,
                      bool held_out, std::vector<Sample>& out) {
@@ -145,7 +160,7 @@ ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& opt
   if (options.iterations < 1) throw OptionError("danelaw training needs at least one iteration");
   make_agent(game, options.planner);  // a bad spec fails before any game is played
   std::vector<Sample> samples;
-  ValueModel model = game.value_model();
+  ValueModel model = ValueModel::embedded();
   int total_games = 0;
   std::vector<DanelawRules> rules = {game.rules()};
   if (options.mixed_rules) {
@@ -156,10 +171,8 @@ ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& opt
   }
   for (int iteration = 0; iteration < options.iterations; ++iteration) {
     std::vector<DanelawGame> games;
-    for (const DanelawRules& r : rules) {
-      games.emplace_back(r);
-      games.back().set_value_model(std::make_shared<const ValueModel>(model));
-    }
+    for (const DanelawRules& r : rules) games.emplace_back(r);
+    const auto fitted = std::make_shared<const ValueModel>(model);
     const std::string spec = iteration == 0 ? "heuristic" : options.planner;
     std::vector<std::vector<Sample>> per_game(static_cast<std::size_t>(options.games));
     std::vector<int> danish_wins(static_cast<std::size_t>(options.games), 0);
@@ -169,8 +182,8 @@ ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& opt
     tbb::enumerable_thread_specific<Players> workers([&] {
       Players players;
       for (const DanelawGame& g : games) {
-        players.agents.push_back(make_agent(g, spec));
-        players.agents.push_back(make_agent(g, spec));
+        players.agents.push_back(make_training_agent(g, spec, fitted));
+        players.agents.push_back(make_training_agent(g, spec, fitted));
       }
       return players;
     });

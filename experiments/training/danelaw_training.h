@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
-#include "engine/danelaw/value_model.h"
+#include "solvers/danelaw/value_model.h"
 
 namespace sling::danelaw {
 

@@ -3,7 +3,9 @@
 // (towns held against towns needed, armies on the map and in the pools, Boost.Graph distance fields
 // from each side's armies to the towns, turns left).  `sling train danelaw` fits it from self-play
 // (experiments/training/); the trained default is embedded in the binary
-// (engine/danelaw/data/danelaw_value.json) with the command and seed that produced it.
+// (solvers/danelaw/data/danelaw_value.json) with the command and seed that produced it.  The rules
+// (engine/danelaw/) know nothing of it: search leaves get it through GameValue<DanelawGame>
+// (agents/danelaw_value.h), the planner (agents/danelaw_planner.h) directly.
 
 #include <array>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "engine/danelaw/value_model.h"
+#include "solvers/danelaw/value_model.h"
 
 #include "engine/core/cereal_json.h"  // first: it makes rapidjson assertions throw
 

@@ -1,4 +1,4 @@
-#include "engine/danelaw/planner.h"
+#include "agents/danelaw_planner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +41,7 @@ double Planner::finish_half_turn(State s, Side side, Rng rng) const {
       game_.apply_unchecked(s, game_.heuristic_action(s, rng));
     }
   }
-  const double danes = game_.evaluate(s);
+  const double danes = model_value(*model_, game_, s);
   return side == kDanes ? danes : -danes;
 }
 

@@ -14,12 +14,18 @@
 //
 // Deterministic: every draw comes from the seed given to new_game and the decision's position in
 // the game.
+//
+// Danelaw's AI sits beside the duel's: this search here in agents/, the value model it scores with
+// in solvers/danelaw/, the agent (`planner`) in agents/danelaw_agents.h.
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
+#include "solvers/danelaw/model_value.h"
 
 namespace sling::danelaw {
 
@@ -49,10 +55,15 @@ class Planner {
  public:
   // The same settings for both sides, or one per side (indexed by Side): the value model and the
   // heuristic are not equally good for the Danes and the English, so each side has its own.
-  Planner(const DanelawGame& game, const PlannerConfig& config)
-      : game_(game), config_{config, config} {}
-  Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side)
-      : game_(game), config_(per_side) {}
+  // Positions are scored by `model` (the embedded one when null).
+  Planner(const DanelawGame& game, const PlannerConfig& config,
+          std::shared_ptr<const ValueModel> model = nullptr)
+      : Planner(game, std::array<PlannerConfig, 2>{config, config}, std::move(model)) {}
+  Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side,
+          std::shared_ptr<const ValueModel> model = nullptr)
+      : game_(game),
+        config_(per_side),
+        model_(model ? std::move(model) : shared_embedded_model()) {}
 
   const PlannerConfig& config(Side side) const { return config_[side]; }
   void new_game(std::uint64_t seed);
@@ -70,6 +81,7 @@ class Planner {
 
   const DanelawGame& game_;
   std::array<PlannerConfig, 2> config_;
+  std::shared_ptr<const ValueModel> model_;
   Rng rng_;
   std::uint64_t decisions_ = 0;
   // The plan being played: the states it expects and the actions it takes there.
