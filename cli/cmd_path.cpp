@@ -7,6 +7,7 @@
 #include "cli/common_options.h"
 #include "cli/games.h"
 #include "engine/core/errors.h"
+#include "engine/core/json_writer.h"
 #include "engine/danelaw/danelaw.h"
 
 namespace sling::cli {
@@ -67,11 +68,11 @@ const RegisterCommand kRegister(
           return map.label(hex) + (town >= 0 ? " " + map.towns()[town].name : "");
         };
         if (options->json) {
-          std::cout << "{\"cost\": " << path.cost << ", \"path\": [";
-          for (std::size_t i = 0; i < path.hexes.size(); ++i) {
-            std::cout << (i ? ", " : "") << '"' << map.label(path.hexes[i]) << '"';
-          }
-          std::cout << "]}\n";
+          JsonWriter json;
+          json.begin_object(JsonLayout::one_line).key("cost").integer(path.cost);
+          json.key("path").begin_array(JsonLayout::one_line);
+          for (const int hex : path.hexes) json.string(map.label(hex));
+          std::cout << json.end_array().end_object().take_document();
           return;
         }
         std::cout << "cost " << path.cost << ":";

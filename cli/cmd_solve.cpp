@@ -8,6 +8,7 @@
 #include "cli/common_options.h"
 #include "cli/solve_duel.h"
 #include "engine/core/errors.h"
+#include "engine/core/json_writer.h"
 #include "solvers/pig/solver.h"
 
 namespace sling::cli {
@@ -34,10 +35,12 @@ void add_pig(CLI::App& solve) {
     std::snprintf(probability, sizeof probability, "%.12f",
                   solution.first_player_win_probability());
     if (command->json) {
-      std::cout << "{\"game\": \"pig\", \"goal\": " << command->goal
-                << ", \"first_player_win_probability\": " << probability;
-      if (!command->out.empty()) std::cout << ", \"policy_file\": \"" << command->out << "\"";
-      std::cout << "}\n";
+      JsonWriter json;
+      json.begin_object(JsonLayout::one_line).key("game").string("pig");
+      json.key("goal").integer(command->goal).key("first_player_win_probability");
+      json.number(JsonNumber::fixed(solution.first_player_win_probability(), 12));
+      if (!command->out.empty()) json.key("policy_file").string(command->out);
+      std::cout << json.end_object().take_document();
     } else {
       std::cout << "pig, goal " << command->goal << ": the first player wins with probability "
                 << probability << " under optimal play\n";

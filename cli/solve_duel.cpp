@@ -12,6 +12,7 @@
 #include "cli/solve_duel_capped.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "engine/core/json_writer.h"
 #include "solvers/duel/solver.h"
 
 namespace sling::cli {
@@ -37,12 +38,6 @@ struct SolveDuelCommand {
   int turn_cap = 0;  // 0: the rules' cap; a cap takes the capped route
   SolveCappedCommand capped;
 };
-
-std::string number(double v) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof(buffer), "%.10f", v);
-  return buffer;
-}
 
 // A solve whose bracket is not certified still writes its file and its results, then warns on
 // stderr and exits with this status (docs/solver.md).
@@ -123,40 +118,49 @@ void run(const SolveDuelCommand& c) {
   }
 }
 
+// The summary as JSON: probabilities and seconds with ten decimals, the tolerance with six
+// significant digits.
+std::string summary_json(const SolveDuelCommand& c, const duel::DuelGame& game,
+                         const duel::SolveSummary& s) {
+  auto ten_decimals = [](double value) { return JsonNumber::fixed(value, 10); };
+  JsonWriter json;
+  json.begin_object();
+  json.key("david_win_probability").number(ten_decimals(s.start));
+  json.key("david_win_probability_david_first").number(ten_decimals(s.david_first));
+  json.key("david_win_probability_goliath_first").number(ten_decimals(s.goliath_first));
+  json.key("david_win_probability_without_god").number(ten_decimals(s.start_without_god));
+  json.key("value_of_god").number(ten_decimals(s.start - s.start_without_god));
+  json.key("lower_bound").number(ten_decimals(s.lower_bound));
+  json.key("upper_bound").number(ten_decimals(s.upper_bound));
+  json.key("lower_bound_without_god").number(ten_decimals(s.lower_bound_without_god));
+  json.key("upper_bound_without_god").number(ten_decimals(s.upper_bound_without_god));
+  json.key("certified").boolean(s.certified).key("gap").number(ten_decimals(s.gap()));
+  json.key("certified_without_god").boolean(s.certified_without_god);
+  json.key("gap_without_god").number(ten_decimals(s.gap_without_god()));
+  if (s.failed_layer.empty()) {
+    json.key("failed_layer").null().key("failed_pass").null();
+  } else {
+    json.key("failed_layer").string(s.failed_layer).key("failed_pass").string(s.failed_pass);
+  }
+  json.key("bracket_tolerance").number(JsonNumber::significant(c.bracket_tolerance));
+  json.key("nontermination_upper_bound");
+  if (s.nontermination_computed) {
+    json.number(ten_decimals(s.nontermination_upper));
+  } else {
+    json.null();
+  }
+  json.key("states").integer(s.states).key("canonical_states").integer(s.canonical_states);
+  json.key("layers").integer(s.layers).key("sweeps").integer(s.sweeps);
+  json.key("seconds").number(ten_decimals(s.seconds));
+  json.key("peak_memory_bytes").integer(s.peak_memory_bytes).key("threads").integer(s.threads);
+  json.key("pitch_cm").integer(game.rules().pitch_cm);
+  return json.end_object().take_document();
+}
+
 void report(const SolveDuelCommand& c, const duel::DuelGame& game, const duel::SolveSummary& s) {
   const bool god = game.rules().god_enabled;
   if (c.json) {
-    std::cout << "{\n"
-              << "  \"david_win_probability\": " << number(s.start) << ",\n"
-              << "  \"david_win_probability_david_first\": " << number(s.david_first) << ",\n"
-              << "  \"david_win_probability_goliath_first\": " << number(s.goliath_first) << ",\n"
-              << "  \"david_win_probability_without_god\": " << number(s.start_without_god) << ",\n"
-              << "  \"value_of_god\": " << number(s.start - s.start_without_god) << ",\n"
-              << "  \"lower_bound\": " << number(s.lower_bound) << ",\n"
-              << "  \"upper_bound\": " << number(s.upper_bound) << ",\n"
-              << "  \"lower_bound_without_god\": " << number(s.lower_bound_without_god) << ",\n"
-              << "  \"upper_bound_without_god\": " << number(s.upper_bound_without_god) << ",\n"
-              << "  \"certified\": " << (s.certified ? "true" : "false") << ",\n"
-              << "  \"gap\": " << number(s.gap()) << ",\n"
-              << "  \"certified_without_god\": " << (s.certified_without_god ? "true" : "false")
-              << ",\n"
-              << "  \"gap_without_god\": " << number(s.gap_without_god()) << ",\n"
-              << "  \"failed_layer\": "
-              << (s.failed_layer.empty() ? "null" : "\"" + s.failed_layer + "\"") << ",\n"
-              << "  \"failed_pass\": "
-              << (s.failed_layer.empty() ? "null" : "\"" + s.failed_pass + "\"") << ",\n"
-              << "  \"bracket_tolerance\": " << c.bracket_tolerance << ",\n"
-              << "  \"nontermination_upper_bound\": "
-              << (s.nontermination_computed ? number(s.nontermination_upper) : "null") << ",\n"
-              << "  \"states\": " << s.states << ",\n"
-              << "  \"canonical_states\": " << s.canonical_states << ",\n"
-              << "  \"layers\": " << s.layers << ",\n"
-              << "  \"sweeps\": " << s.sweeps << ",\n"
-              << "  \"seconds\": " << number(s.seconds) << ",\n"
-              << "  \"peak_memory_bytes\": " << s.peak_memory_bytes << ",\n"
-              << "  \"threads\": " << s.threads << ",\n"
-              << "  \"pitch_cm\": " << game.rules().pitch_cm << "\n"
-              << "}\n";
+    std::cout << summary_json(c, game, s);
     return;
   }
   auto verdict = [](bool certified) { return certified ? "certified" : "NOT CERTIFIED"; };

@@ -6,23 +6,47 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "engine/core/json_writer.h"
 #include "solvers/duel/capped_solve.h"
 #include "solvers/duel/solve.h"
 
 namespace sling::cli {
 namespace {
 
-// A probability the solve did not compute (--value-only) is NaN: null in JSON, "-" in text.
-std::string number(double v) {
-  if (std::isnan(v)) return "null";
-  char buffer[40];
-  std::snprintf(buffer, sizeof(buffer), "%.10f", v);
-  return buffer;
+// A probability with ten decimals; one the solve did not compute (--value-only) is NaN: null.
+JsonNumber probability_json(double p) {
+  return JsonNumber::fixed(p, 10);
 }
 
-std::string outcome_json(const duel::CappedOutcome& o) {
-  return "{\"value\": " + number(o.value) + ", \"david_wins\": " + number(o.david_wins) +
-         ", \"draw\": " + number(o.draw) + ", \"goliath_wins\": " + number(o.goliath_wins) + "}";
+void write_outcome(JsonWriter& json, std::string_view key, const duel::CappedOutcome& o) {
+  json.key(key).begin_object(JsonLayout::one_line);
+  json.key("value").number(probability_json(o.value));
+  json.key("david_wins").number(probability_json(o.david_wins));
+  json.key("draw").number(probability_json(o.draw));
+  json.key("goliath_wins").number(probability_json(o.goliath_wins));
+  json.end_object();
+}
+
+std::string summary_json(const duel::CappedSummary& s, const duel::DuelGame& game) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("turn_cap")
+      .integer(s.turn_cap)
+      .key("objective")
+      .string(duel::objective_name(s.objective));
+  write_outcome(json, "start", s.start);
+  write_outcome(json, "david_first", s.david_first);
+  write_outcome(json, "goliath_first", s.goliath_first);
+  write_outcome(json, "start_without_god", s.start_without_god);
+  write_outcome(json, "david_first_without_god", s.david_first_without_god);
+  write_outcome(json, "goliath_first_without_god", s.goliath_first_without_god);
+  json.key("value_of_god").number(probability_json(s.start.value - s.start_without_god.value));
+  json.key("states").integer(s.states).key("canonical_states").integer(s.canonical_states);
+  json.key("layers").integer(s.layers).key("keyframe_every").integer(s.keyframe_every);
+  json.key("seconds").number(JsonNumber::fixed(s.seconds, 10));
+  json.key("peak_memory_bytes").integer(s.peak_memory_bytes).key("threads").integer(s.threads);
+  json.key("pitch_cm").integer(game.rules().pitch_cm);
+  return json.end_object().take_document();
 }
 
 std::string share(double v) {
@@ -58,28 +82,7 @@ void run_solve_capped(const SolveCappedCommand& c, const duel::DuelGame& game) {
   const duel::CappedSummary& s = solution.summary();
   const bool god = game.rules().god_enabled;
   if (c.json) {
-    std::cout << "{\n"
-              << "  \"turn_cap\": " << s.turn_cap << ",\n"
-              << "  \"objective\": \"" << duel::objective_name(s.objective) << "\",\n"
-              << "  \"start\": " << outcome_json(s.start) << ",\n"
-              << "  \"david_first\": " << outcome_json(s.david_first) << ",\n"
-              << "  \"goliath_first\": " << outcome_json(s.goliath_first) << ",\n"
-              << "  \"start_without_god\": " << outcome_json(s.start_without_god) << ",\n"
-              << "  \"david_first_without_god\": " << outcome_json(s.david_first_without_god)
-              << ",\n"
-              << "  \"goliath_first_without_god\": " << outcome_json(s.goliath_first_without_god)
-              << ",\n"
-              << "  \"value_of_god\": " << number(s.start.value - s.start_without_god.value)
-              << ",\n"
-              << "  \"states\": " << s.states << ",\n"
-              << "  \"canonical_states\": " << s.canonical_states << ",\n"
-              << "  \"layers\": " << s.layers << ",\n"
-              << "  \"keyframe_every\": " << s.keyframe_every << ",\n"
-              << "  \"seconds\": " << number(s.seconds) << ",\n"
-              << "  \"peak_memory_bytes\": " << s.peak_memory_bytes << ",\n"
-              << "  \"threads\": " << s.threads << ",\n"
-              << "  \"pitch_cm\": " << game.rules().pitch_cm << "\n"
-              << "}\n";
+    std::cout << summary_json(s, game);
     return;
   }
   std::printf("The duel capped at %d turns (a draw at the cap), objective %s (pitch %d cm)\n",

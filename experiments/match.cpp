@@ -1,6 +1,6 @@
 #include "experiments/match.h"
 
-#include "engine/core/json_text.h"
+#include "engine/core/json_writer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -75,52 +75,59 @@ std::string match_to_text(const MatchResult& r) {
   return out.str();
 }
 
+namespace {
+
+JsonNumber number_json(double value) {
+  return JsonNumber::significant(value, 6);
+}
+
+void write_interval(JsonWriter& json, std::string_view name, const MeanInterval& m) {
+  json.key(name).begin_object(JsonLayout::one_line);
+  json.key("mean").number(number_json(m.mean)).key("stddev").number(number_json(m.stddev));
+  json.key("ci95_low").number(number_json(m.low)).key("ci95_high").number(number_json(m.high));
+  json.end_object();
+}
+
+// One value per side, keyed by the side's name, on one line.
+template <class Value>
+void write_by_side(JsonWriter& json, const MatchResult& r, std::string_view key, Value value) {
+  json.key(key).begin_object(JsonLayout::one_line);
+  for (int side = 0; side < 2; ++side) value(json.key(r.sides[side]), side);
+  json.end_object();
+}
+
+}  // namespace
+
 std::string match_to_json(const MatchResult& r) {
-  std::ostringstream out;
-  out << "{\n  \"game\": " << json_string(r.game) << ",\n  \"seed\": " << r.seed
-      << ",\n  \"games\": " << r.games << ",\n  \"agents\": {";
-  for (int side = 0; side < 2; ++side) {
-    out << (side ? ", " : "") << json_string(r.sides[side]) << ": " << json_string(r.specs[side]);
-  }
-  out << "},\n  \"wins\": {";
-  for (int side = 0; side < 2; ++side) {
-    out << (side ? ", " : "") << json_string(r.sides[side]) << ": " << r.wins[side];
-  }
-  out << "},\n  \"draws\": " << r.draws << ",\n  \"win_rate\": {";
+  JsonWriter json;
+  json.begin_object();
+  json.key("game").string(r.game).key("seed").integer(r.seed).key("games").integer(r.games);
+  write_by_side(json, r, "agents", [&](JsonWriter& j, int side) { j.string(r.specs[side]); });
+  write_by_side(json, r, "wins", [&](JsonWriter& j, int side) { j.integer(r.wins[side]); });
+  json.key("draws").integer(r.draws);
+  json.key("win_rate").begin_object();
   for (int side = 0; side < 2; ++side) {
     const Interval ci = r.win_interval(side);
-    out << (side ? ",\n" : "\n") << "    " << json_string(r.sides[side])
-        << ": {\"rate\": " << number(r.win_rate(side)) << ", \"ci95_low\": " << number(ci.low)
-        << ", \"ci95_high\": " << number(ci.high) << "}";
+    json.key(r.sides[side]).begin_object(JsonLayout::one_line);
+    json.key("rate").number(number_json(r.win_rate(side)));
+    json.key("ci95_low").number(number_json(ci.low)).key("ci95_high").number(number_json(ci.high));
+    json.end_object();
   }
-  out << "\n  },\n  \"errors\": {";
-  for (int side = 0; side < 2; ++side) {
-    out << (side ? ", " : "") << json_string(r.sides[side]) << ": " << r.errors[side];
-  }
-  out << "},\n  \"end_reasons\": {";
-  bool first = true;
-  for (const auto& [reason, count] : r.end_reasons) {
-    out << (first ? "" : ", ") << json_string(reason) << ": " << count;
-    first = false;
-  }
-  out << "},\n";
+  json.end_object();
+  write_by_side(json, r, "errors", [&](JsonWriter& j, int side) { j.integer(r.errors[side]); });
+  json.key("end_reasons").begin_object(JsonLayout::one_line);
+  for (const auto& [reason, count] : r.end_reasons) json.key(reason).integer(count);
+  json.end_object();
   if (r.luck) {
-    auto interval = [&](const char* name, const MeanInterval& m) {
-      out << "    " << json_string(name) << ": {\"mean\": " << number(m.mean)
-          << ", \"stddev\": " << number(m.stddev) << ", \"ci95_low\": " << number(m.low)
-          << ", \"ci95_high\": " << number(m.high) << "}";
-    };
-    out << "  \"luck\": {\n    \"values\": " << json_string(r.luck_source) << ",\n";
-    interval("score", r.score);
-    out << ",\n";
-    interval("adjusted_score", r.adjusted);
-    out << ",\n";
-    interval("luck", r.luck_of_side0);
-    out << "\n  },\n";
+    json.key("luck").begin_object().key("values").string(r.luck_source);
+    write_interval(json, "score", r.score);
+    write_interval(json, "adjusted_score", r.adjusted);
+    write_interval(json, "luck", r.luck_of_side0);
+    json.end_object();
   }
-  out << "  \"turn_limit\": " << r.turn_limit << ",\n  \"mean_plies\": " << number(r.mean_plies)
-      << ",\n  \"seconds\": " << number(r.seconds) << "\n}\n";
-  return out.str();
+  json.key("turn_limit").integer(r.turn_limit).key("mean_plies").number(number_json(r.mean_plies));
+  json.key("seconds").number(number_json(r.seconds));
+  return json.end_object().take_document();
 }
 
 }  // namespace sling

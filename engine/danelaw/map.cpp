@@ -10,11 +10,11 @@
 #include <cstdlib>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "engine/core/embedded.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "engine/core/json_writer.h"
 #include "engine/core/random.h"
 
 namespace sling::danelaw {
@@ -537,40 +537,41 @@ int HexMap::find_hex(std::string_view text) const {
 
 std::string HexMap::export_json() const {
   // The loader's own layout (so `--map` reads it back), with the derived keys for other tools.
-  std::ostringstream out;
-  out << "{\n  \"name\": \"" << name_ << "\",\n  \"hex_km\": " << hex_km_
-      << ",\n  \"content_hash\": \"" << content_hash_ << "\",\n  \"hexes\": [\n";
+  JsonWriter json;
+  json.begin_object().key("name").string(name_);
+  json.key("hex_km").number(JsonNumber::significant(hex_km_));
+  json.key("content_hash").string(content_hash_).key("hexes").begin_array();
   for (int i = 0; i < size(); ++i) {
     const HexInfo& h = hexes_[i];
-    out << "    {\"q\": " << h.q << ", \"r\": " << h.r << ", \"terrain\": \""
-        << terrain_name(h.terrain) << "\", \"sector\": " << h.sector << ", \"index\": " << i
-        << ", \"label\": \"" << label(i) << "\", \"town\": ";
+    json.begin_object(JsonLayout::one_line).key("q").integer(h.q).key("r").integer(h.r);
+    json.key("terrain").string(terrain_name(h.terrain)).key("sector").integer(h.sector);
+    json.key("index").integer(i).key("label").string(label(i)).key("town");
     if (h.town >= 0) {
-      out << '"' << towns_[h.town].name << '"';
+      json.string(towns_[h.town].name);
     } else {
-      out << "null";
+      json.null();
     }
-    out << ", \"coastal\": " << (h.coastal ? "true" : "false") << "}"
-        << (i + 1 < size() ? ",\n" : "\n");
+    json.key("coastal").boolean(h.coastal).end_object();
   }
-  out << "  ],\n  \"towns\": [\n";
-  for (std::size_t t = 0; t < towns_.size(); ++t) {
-    const HexInfo& h = hexes_[towns_[t].hex];
-    out << "    {\"name\": \"" << towns_[t].name << "\", \"q\": " << h.q << ", \"r\": " << h.r
-        << "}" << (t + 1 < towns_.size() ? ",\n" : "\n");
+  json.end_array().key("towns").begin_array();
+  for (const Town& town : towns_) {
+    const HexInfo& h = hexes_[town.hex];
+    json.begin_object(JsonLayout::one_line).key("name").string(town.name);
+    json.key("q").integer(h.q).key("r").integer(h.r).end_object();
   }
-  out << "  ],\n  \"rivers\": [\n";
-  for (std::size_t r = 0; r < rivers_.size(); ++r) {
-    out << "    {\"name\": \"" << rivers_[r].name << "\", \"edges\": [";
-    for (std::size_t s = 0; s < rivers_[r].sides.size(); ++s) {
-      const HexInfo& a = hexes_[rivers_[r].sides[s][0]];
-      const HexInfo& b = hexes_[rivers_[r].sides[s][1]];
-      out << (s ? ", " : "") << "[" << a.q << ", " << a.r << ", " << b.q << ", " << b.r << "]";
+  json.end_array().key("rivers").begin_array();
+  for (const River& river : rivers_) {
+    json.begin_object(JsonLayout::one_line).key("name").string(river.name);
+    json.key("edges").begin_array(JsonLayout::one_line);
+    for (const auto& side : river.sides) {
+      const HexInfo& a = hexes_[side[0]];
+      const HexInfo& b = hexes_[side[1]];
+      json.begin_array(JsonLayout::one_line);
+      json.integer(a.q).integer(a.r).integer(b.q).integer(b.r).end_array();
     }
-    out << "]}" << (r + 1 < rivers_.size() ? ",\n" : "\n");
+    json.end_array().end_object();
   }
-  out << "  ]\n}\n";
-  return out.str();
+  return json.end_array().end_object().take_document();
 }
 
 }  // namespace sling::danelaw

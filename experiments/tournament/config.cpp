@@ -5,7 +5,7 @@
 #include <set>
 
 #include "engine/core/errors.h"
-#include "engine/core/json_text.h"
+#include "engine/core/json_writer.h"
 #include "engine/core/random.h"
 
 namespace sling {
@@ -30,21 +30,16 @@ void TournamentConfig::validate() const {
 }
 
 std::string TournamentConfig::to_json() const {
-  std::string out = "{\n";
-  out += "  \"format\": " + json_string(kConfigFormat) + ",\n";
-  out += "  \"version\": " + std::to_string(kConfigVersion) + ",\n";
-  out += "  \"game\": " + json_string(game) + ",\n";
-  out += "  \"rules\": " + json_string(rules) + ",\n";
-  out += "  \"agents\": [";
-  for (std::size_t i = 0; i < agents.size(); ++i) {
-    out += (i ? ", " : "") + json_string(agents[i]);
-  }
-  out += "],\n";
-  out += "  \"pairs_per_pairing\": " + std::to_string(pairs_per_pairing) + ",\n";
-  out += "  \"seed\": " + std::to_string(seed);
-  if (turn_limit > 0) out += ",\n  \"turn_limit\": " + std::to_string(turn_limit);
-  out += "\n}\n";
-  return out;
+  JsonWriter json;
+  json.begin_object();
+  json.key("format").string(kConfigFormat).key("version").integer(kConfigVersion);
+  json.key("game").string(game).key("rules").string(rules);
+  json.key("agents").begin_array(JsonLayout::one_line);
+  for (const std::string& agent : agents) json.string(agent);
+  json.end_array();
+  json.key("pairs_per_pairing").integer(pairs_per_pairing).key("seed").integer(seed);
+  if (turn_limit > 0) json.key("turn_limit").integer(turn_limit);
+  return json.end_object().take_document();
 }
 
 TournamentConfig TournamentConfig::from_json(std::string_view text, const std::string& path) {
@@ -104,8 +99,7 @@ std::string TournamentConfig::first_difference(const TournamentConfig& other) co
   if (seed != other.seed)
     return "--seed " + std::to_string(seed) + " vs " + std::to_string(other.seed);
   if (turn_limit != other.turn_limit) {
-    return "--turn-limit " + std::to_string(turn_limit) + " vs " +
-           std::to_string(other.turn_limit);
+    return "--turn-limit " + std::to_string(turn_limit) + " vs " + std::to_string(other.turn_limit);
   }
   return "";
 }

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "engine/core/io.h"
-#include "engine/core/json_text.h"
+#include "engine/core/json_writer.h"
 #include "experiments/tournament/text_format.h"
 
 namespace sling {
@@ -16,11 +16,6 @@ namespace fs = std::filesystem;
 using tournament_text::format_number;
 
 namespace {
-
-// A finite number as JSON, or null (an interval of an agent that never played).
-std::string json_number(double value, const char* pattern = "%.2f") {
-  return std::isfinite(value) ? format_number(pattern, value) : "null";
-}
 
 // The fit again on each game's score minus side 0's luck.  The Bradley-Terry score equations
 // (score - P) and their curvature (P (1 - P)) hold for any real score, so a game's adjusted score
@@ -250,93 +245,108 @@ std::string report_table(const TournamentReport& report) {
   return out.str();
 }
 
+namespace {
+
+// Elo and its intervals with two decimals, rates and likelihoods with four.
+JsonNumber elo_json(double elo) {
+  return JsonNumber::fixed(elo, 2);
+}
+JsonNumber rate_json(double rate) {
+  return JsonNumber::fixed(rate, 4);
+}
+
+void write_ratings(JsonWriter& json, const TournamentReport& report, const AgentRating& a, int i) {
+  json.key("name").string(report.agents[i]).key("elo").number(elo_json(a.elo));
+  json.key("ci95_low").number(elo_json(a.ci_low)).key("ci95_high").number(elo_json(a.ci_high));
+}
+
+// A square of values between the agents in ranking order, a row a line.
+template <class Value>
+void write_matrix_json(JsonWriter& json, std::string_view key, const std::vector<int>& order,
+                       Value value) {
+  json.key(key).begin_array();
+  for (const int row : order) {
+    json.begin_array(JsonLayout::one_line);
+    for (const int column : order) value(row, column);
+    json.end_array();
+  }
+  json.end_array();
+}
+
+void write_luck_adjusted_json(JsonWriter& json, const TournamentReport& report,
+                              const std::vector<int>& order) {
+  json.key("luck_adjusted").begin_object();
+  json.key("values").string(report.luck_source).key("games").integer(report.luck_games);
+  json.key("mean_luck").number(JsonNumber::fixed(report.mean_luck, 5));
+  json.key("mean_luck_ci95").begin_array(JsonLayout::one_line);
+  json.number(JsonNumber::fixed(report.mean_luck_low, 5));
+  json.number(JsonNumber::fixed(report.mean_luck_high, 5)).end_array();
+  json.key("side_advantage_elo").number(elo_json(report.adjusted_fit.side_advantage_elo));
+  json.key("agents").begin_array();
+  for (const int i : order) {
+    json.begin_object(JsonLayout::one_line);
+    write_ratings(json, report, report.adjusted_fit.agents[i], i);
+    json.end_object();
+  }
+  json.end_array();
+  write_matrix_json(json, "likelihood_of_superiority", order, [&](int i, int j) {
+    if (i == j) {
+      json.null();
+    } else {
+      json.number(rate_json(report.adjusted_fit.likelihood_of_superiority(i, j)));
+    }
+  });
+  json.end_object();
+}
+
+}  // namespace
+
 std::string report_json(const TournamentReport& report) {
   const std::vector<int> order = ranking(report);
-  std::ostringstream out;
-  out << "{\n  \"game\": " << json_string(report.game) << ",\n";
-  out << "  \"sides\": [" << json_string(report.sides[0]) << ", " << json_string(report.sides[1])
-      << "],\n";
-  out << "  \"games\": " << report.games << ",\n  \"total_games\": " << report.total_games << ",\n";
-  out << "  \"side_advantage_elo\": " << json_number(report.fit.side_advantage_elo) << ",\n";
-  out << "  \"side_advantage_ci95\": [" << json_number(report.fit.side_advantage_ci_low) << ", "
-      << json_number(report.fit.side_advantage_ci_high) << "],\n";
-  out << "  \"intervals\": \""
-      << (report.fit.intervals == IntervalMethod::kClustered ? "pair-clustered" : "model")
-      << "\",\n";
-  out << "  \"agents\": [\n";
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    const int i = order[r];
+  JsonWriter json;
+  json.begin_object().key("game").string(report.game);
+  json.key("sides").begin_array(JsonLayout::one_line);
+  json.string(report.sides[0]).string(report.sides[1]).end_array();
+  json.key("games").integer(report.games).key("total_games").integer(report.total_games);
+  json.key("side_advantage_elo").number(elo_json(report.fit.side_advantage_elo));
+  json.key("side_advantage_ci95").begin_array(JsonLayout::one_line);
+  json.number(elo_json(report.fit.side_advantage_ci_low));
+  json.number(elo_json(report.fit.side_advantage_ci_high)).end_array();
+  json.key("intervals")
+      .string(report.fit.intervals == IntervalMethod::kClustered ? "pair-clustered" : "model");
+  json.key("agents").begin_array();
+  for (const int i : order) {
     const AgentRating& a = report.fit.agents[i];
-    out << "    {\"name\": " << json_string(report.agents[i]) << ", \"elo\": " << json_number(a.elo)
-        << ", \"ci95_low\": " << json_number(a.ci_low)
-        << ", \"ci95_high\": " << json_number(a.ci_high) << ", \"games\": " << a.games
-        << ", \"score\": " << json_number(a.games ? a.score / a.games : std::nan(""), "%.4f")
-        << ", \"score_as_" << report.sides[0]
-        << "\": " << json_number(report.side_score_rate[i][0], "%.4f") << ", \"score_as_"
-        << report.sides[1] << "\": " << json_number(report.side_score_rate[i][1], "%.4f") << "}"
-        << (r + 1 < order.size() ? "," : "") << "\n";
-  }
-  out << "  ],\n";
-  auto matrix = [&](const char* key, auto value) {
-    out << "  \"" << key << "\": [\n";
-    for (std::size_t r = 0; r < order.size(); ++r) {
-      out << "    [";
-      for (std::size_t c = 0; c < order.size(); ++c) {
-        out << (c ? ", " : "") << value(order[r], order[c]);
-      }
-      out << "]" << (r + 1 < order.size() ? "," : "") << "\n";
+    json.begin_object(JsonLayout::one_line);
+    write_ratings(json, report, a, i);
+    json.key("games").integer(a.games);
+    json.key("score").number(rate_json(a.games ? a.score / a.games : std::nan("")));
+    for (int side = 0; side < 2; ++side) {
+      json.key("score_as_" + report.sides[side]).number(rate_json(report.side_score_rate[i][side]));
     }
-    out << "  ],\n";
-  };
-  out << "  \"matrix_order\": [";
-  for (std::size_t r = 0; r < order.size(); ++r) {
-    out << (r ? ", " : "") << json_string(report.agents[order[r]]);
+    json.end_object();
   }
-  out << "],\n";
-  matrix("score_matrix",
-         [&](int i, int j) { return json_number(report.score_rate[i][j], "%.4f"); });
-  matrix("games_matrix", [&](int i, int j) { return std::to_string(report.games_between[i][j]); });
-  matrix("likelihood_of_superiority", [&](int i, int j) {
-    return i == j ? std::string("null")
-                  : json_number(report.fit.likelihood_of_superiority(i, j), "%.4f");
+  json.end_array();
+  json.key("matrix_order").begin_array(JsonLayout::one_line);
+  for (const int i : order) json.string(report.agents[i]);
+  json.end_array();
+  write_matrix_json(json, "score_matrix", order,
+                    [&](int i, int j) { json.number(rate_json(report.score_rate[i][j])); });
+  write_matrix_json(json, "games_matrix", order,
+                    [&](int i, int j) { json.integer(report.games_between[i][j]); });
+  write_matrix_json(json, "likelihood_of_superiority", order, [&](int i, int j) {
+    if (i == j) {
+      json.null();
+    } else {
+      json.number(rate_json(report.fit.likelihood_of_superiority(i, j)));
+    }
   });
-  out << "  \"ends\": {";
-  bool first = true;
-  for (const auto& [reason, count] : report.ends) {
-    out << (first ? "" : ", ") << json_string(reason) << ": " << count;
-    first = false;
-  }
-  out << "},\n  \"draws\": " << report.draws << ",\n  \"errors\": " << report.errors;
-  if (report.luck) {
-    out << ",\n  \"luck_adjusted\": {\n    \"values\": " << json_string(report.luck_source)
-        << ",\n    \"games\": " << report.luck_games << ",\n    \"mean_luck\": "
-        << json_number(report.mean_luck, "%.5f") << ",\n    \"mean_luck_ci95\": ["
-        << json_number(report.mean_luck_low, "%.5f") << ", "
-        << json_number(report.mean_luck_high, "%.5f") << "],\n    \"side_advantage_elo\": "
-        << json_number(report.adjusted_fit.side_advantage_elo) << ",\n    \"agents\": [\n";
-    for (std::size_t r = 0; r < order.size(); ++r) {
-      const AgentRating& a = report.adjusted_fit.agents[order[r]];
-      out << "      {\"name\": " << json_string(report.agents[order[r]])
-          << ", \"elo\": " << json_number(a.elo) << ", \"ci95_low\": " << json_number(a.ci_low)
-          << ", \"ci95_high\": " << json_number(a.ci_high) << "}"
-          << (r + 1 < order.size() ? "," : "") << "\n";
-    }
-    out << "    ],\n    \"likelihood_of_superiority\": [\n";
-    for (std::size_t r = 0; r < order.size(); ++r) {
-      out << "      [";
-      for (std::size_t c = 0; c < order.size(); ++c) {
-        out << (c ? ", " : "")
-            << (r == c ? std::string("null")
-                       : json_number(report.adjusted_fit.likelihood_of_superiority(order[r],
-                                                                                   order[c]),
-                                     "%.4f"));
-      }
-      out << "]" << (r + 1 < order.size() ? "," : "") << "\n";
-    }
-    out << "    ]\n  }";
-  }
-  out << "\n}\n";
-  return out.str();
+  json.key("ends").begin_object(JsonLayout::one_line);
+  for (const auto& [reason, count] : report.ends) json.key(reason).integer(count);
+  json.end_object();
+  json.key("draws").integer(report.draws).key("errors").integer(report.errors);
+  if (report.luck) write_luck_adjusted_json(json, report, order);
+  return json.end_object().take_document();
 }
 
 std::string report_svg(const TournamentReport& report) {

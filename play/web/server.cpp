@@ -15,6 +15,7 @@
 
 #include "engine/core/embedded.h"
 #include "engine/core/errors.h"
+#include "engine/core/json_text.h"
 #include "play/web/connection_threads.h"
 #include "play/web/game_factory.h"
 #include "play/web/web_json.h"
@@ -405,7 +406,7 @@ struct WebServer::Impl {
 
   static std::string with_id(const std::string& id, const std::string& state) {
     // state is a JSON object: insert the id as its first member.
-    return "{\"id\":\"" + id + "\"," + state.substr(1);
+    return "{\"id\":" + json_string(id) + "," + state.substr(1);
   }
 
   static void serve_asset(httplib::Response& response, const std::string& name) {
