@@ -69,6 +69,23 @@ void BM_DanelawAStar(benchmark::State& state) {
 }
 BENCHMARK(BM_DanelawAStar)->Unit(benchmark::kMicrosecond);
 
+// One whole game from the start: dice sampled, decisions by `decide(state, rng)` (applied
+// unchecked); returns the plies played.
+template <class Decide>
+std::int64_t play_whole_game(const DanelawGame& game, Rng rng, Decide decide) {
+  State s = game.initial_state();
+  std::int64_t plies = 0;
+  for (; !game.is_terminal(s); ++plies) {
+    if (game.current_player(s) == kChancePlayer) {
+      game.apply_chance(s, sample_chance(game, s, rng));
+    } else {
+      game.apply_unchecked(s, decide(s, rng));
+    }
+  }
+  benchmark::DoNotOptimize(s);
+  return plies;
+}
+
 // A whole game with uniformly random decisions and sampled dice; items = games.
 void BM_DanelawRandomPlayout(benchmark::State& state) {
   const DanelawGame& game = default_game();
@@ -76,17 +93,9 @@ void BM_DanelawRandomPlayout(benchmark::State& state) {
   std::uint64_t index = 0;
   std::int64_t plies = 0;
   for (auto _ : state) {
-    Rng rng = base.derive(index++);
-    State s = game.initial_state();
-    while (!game.is_terminal(s)) {
-      if (game.current_player(s) == kChancePlayer) {
-        game.apply_chance(s, sample_chance(game, s, rng));
-      } else {
-        game.apply_unchecked(s, sample_uniform_action(game, s, rng));
-      }
-      ++plies;
-    }
-    benchmark::DoNotOptimize(s);
+    plies += play_whole_game(game, base.derive(index++), [&game](const State& s, Rng& rng) {
+      return sample_uniform_action(game, s, rng);
+    });
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["plies"] =
@@ -100,16 +109,8 @@ void BM_DanelawHeuristicPlayout(benchmark::State& state) {
   Rng base(8, 0);
   std::uint64_t index = 0;
   for (auto _ : state) {
-    Rng rng = base.derive(index++);
-    State s = game.initial_state();
-    while (!game.is_terminal(s)) {
-      if (game.current_player(s) == kChancePlayer) {
-        game.apply_chance(s, sample_chance(game, s, rng));
-      } else {
-        game.apply_unchecked(s, game.heuristic_action(s, rng));
-      }
-    }
-    benchmark::DoNotOptimize(s);
+    play_whole_game(game, base.derive(index++),
+                    [&game](const State& s, Rng& rng) { return game.heuristic_action(s, rng); });
   }
   state.SetItemsProcessed(state.iterations());
 }

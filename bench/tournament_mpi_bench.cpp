@@ -40,23 +40,30 @@ double timed_tournament(int ranks, const std::string& agents, int pairs) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? seconds : -1;
 }
 
-// Searching agents: about 40 ms a game, long enough that a game dominates the message round trip.
-void BM_TournamentMpiRanks(benchmark::State& state) {
+// Each iteration one tournament of `pairs` pairs of two agents on state.range(0) ranks, timed
+// whole, and the games per second over them; false (the benchmark marked failed) when one fails.
+bool time_tournaments(benchmark::State& state, const std::string& agents, int pairs) {
   const int ranks = static_cast<int>(state.range(0));
-  constexpr int kPairs = 40;  // 2 agents: 80 games
   double seconds = 0;
   for (auto _ : state) {
-    const double s =
-        timed_tournament(ranks, "--agent mcts:iterations=100 --agent heuristic", kPairs);
+    const double s = timed_tournament(ranks, agents, pairs);
     if (s < 0) {
       state.SkipWithError("the tournament failed");
-      return;
+      return false;
     }
     seconds += s;
     state.SetIterationTime(s);
   }
   state.counters["games_per_s"] =
-      benchmark::Counter(2.0 * kPairs * static_cast<double>(state.iterations()) / seconds);
+      benchmark::Counter(2.0 * pairs * static_cast<double>(state.iterations()) / seconds);
+  return true;
+}
+
+// Searching agents: about 40 ms a game, long enough that a game dominates the message round trip.
+void BM_TournamentMpiRanks(benchmark::State& state) {
+  constexpr int kPairs = 40;  // 2 agents: 80 games
+  if (!time_tournaments(state, "--agent mcts:iterations=100 --agent heuristic", kPairs)) return;
+  const int ranks = static_cast<int>(state.range(0));
   state.counters["playing_ranks"] = ranks == 1 ? 1 : ranks - 1;
 }
 BENCHMARK(BM_TournamentMpiRanks)
@@ -72,20 +79,8 @@ BENCHMARK(BM_TournamentMpiRanks)
 // (a message each way, decoding, three appends).  The difference between 2 ranks (one worker) and
 // 1 rank (no messages) over the game count is rank 0's cost per game.
 void BM_TournamentMpiRandomGames(benchmark::State& state) {
-  const int ranks = static_cast<int>(state.range(0));
   constexpr int kPairs = 2000;  // 4,000 games
-  double seconds = 0;
-  for (auto _ : state) {
-    const double s = timed_tournament(ranks, "--agent random --agent heuristic", kPairs);
-    if (s < 0) {
-      state.SkipWithError("the tournament failed");
-      return;
-    }
-    seconds += s;
-    state.SetIterationTime(s);
-  }
-  state.counters["games_per_s"] =
-      benchmark::Counter(2.0 * kPairs * static_cast<double>(state.iterations()) / seconds);
+  time_tournaments(state, "--agent random --agent heuristic", kPairs);
 }
 BENCHMARK(BM_TournamentMpiRandomGames)
     ->Arg(1)
