@@ -7,11 +7,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 
 #include "experiments/match.h"
 #include "experiments/tournament/config.h"
+#include "solvers/danelaw/value_model.h"
 
 namespace sling {
 namespace {
@@ -108,6 +111,21 @@ TEST(JsonWriter, MultiLineContainersIndentTwoSpacesALevel) {
             "}\n");
 }
 
+TEST(JsonWriter, ElementLinesCloseAfterTheLastElement) {
+  JsonWriter json;
+  json.begin_object().key("bins").begin_array(JsonLayout::element_lines);
+  json.begin_object(JsonLayout::one_line).key("low").integer(0).end_object();
+  json.begin_object(JsonLayout::one_line).key("low").integer(1).end_object();
+  json.end_array().key("none").begin_array(JsonLayout::element_lines).end_array().end_object();
+  EXPECT_EQ(json.take_document(),
+            "{\n"
+            "  \"bins\": [\n"
+            "    {\"low\": 0},\n"
+            "    {\"low\": 1}],\n"
+            "  \"none\": []\n"
+            "}\n");
+}
+
 TEST(JsonWriter, TakeDocumentLeavesTheWriterEmpty) {
   JsonWriter json;
   json.begin_object(JsonLayout::one_line).end_object();
@@ -188,6 +206,16 @@ TEST(JsonWriterGolden, MatchSummary) {
       "  \"seconds\": 0.25\n"
       "}\n";
   EXPECT_EQ(match_to_json(r), expected);
+}
+
+// The embedded danelaw value model is the file `sling train danelaw` wrote, byte for byte.
+TEST(JsonWriterGolden, DanelawValueModel) {
+  const std::string path =
+      std::string(SLING_SOURCE_DIR) + "/solvers/danelaw/data/danelaw_value.json";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(danelaw::ValueModel::embedded().to_json(), file);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ void JsonWriter::before_value() {
   if (open_.empty()) return;
   Container& container = open_.back();
   if (!container.empty) out_ += ',';
-  if (container.layout == JsonLayout::multi_line) {
+  if (container.layout != JsonLayout::one_line) {
     new_line(open_.size());
   } else if (!container.empty) {
     out_ += ' ';

@@ -1,9 +1,8 @@
 #pragma once
 // One writer for the JSON that Sling writes by hand (reports, solve summaries, exported maps and
 // models), where a cereal archive would impose its own layout. Strings and numbers come from
-// engine/core/json_text.h; the layout is chosen per container so that each file keeps its shape:
-// a multi-line container puts each element on its own line, indented two spaces a level, and
-// closes on a line of its own; a one-line container writes {"a": 1, "b": [2, 3]} where it stands.
+// engine/core/json_text.h; the layout is chosen per container (JsonLayout) so that each file keeps
+// its shape. Elements on lines of their own are indented two spaces a level.
 //
 //   JsonWriter json;
 //   json.begin_object().key("game").string("pig").key("goal").integer(100);
@@ -20,7 +19,11 @@
 
 namespace sling {
 
-enum class JsonLayout { multi_line, one_line };
+enum class JsonLayout {
+  multi_line,     // each element on its own line, the closing bracket on a line of its own
+  element_lines,  // each element on its own line, the bracket closing straight after the last
+  one_line,       // {"a": 1, "b": [2, 3]} where it stands
+};
 
 class JsonWriter {
  public:

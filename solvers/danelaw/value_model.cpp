@@ -12,6 +12,7 @@
 #include "engine/core/embedded.h"
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "engine/core/json_writer.h"
 #include "engine/danelaw/danelaw.h"
 
 namespace sling::danelaw {
@@ -131,25 +132,6 @@ double ValueModel::probability(const DanelawGame& game, const State& s) const {
 
 namespace {
 
-std::string number(double x) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", x);
-  return buffer;
-}
-
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 [[noreturn]] void fail(const std::string& origin, const std::string& why) {
   throw FileFormatError("danelaw value model " + origin + ": " + why);
 }
@@ -180,27 +162,25 @@ std::int64_t integer(const rapidjson::Value& object, const char* key, const std:
 }  // namespace
 
 std::string ValueModel::to_json() const {
-  std::string out = "{\n  \"format\": " + quoted(kFormat) +
-                    ",\n  \"version\": " + std::to_string(kVersion) + ",\n  \"features\": [";
-  for (int i = 0; i < kFeatureCount; ++i) {
-    out += (i ? ", " : "") + quoted(feature_names()[i]);
+  auto number = [](double x) { return JsonNumber::significant(x, 10); };
+  JsonWriter json;
+  json.begin_object().key("format").string(kFormat).key("version").integer(kVersion);
+  json.key("features").begin_array(JsonLayout::one_line);
+  for (int i = 0; i < kFeatureCount; ++i) json.string(feature_names()[i]);
+  json.end_array().key("weights").begin_array(JsonLayout::one_line);
+  for (int i = 0; i < kFeatureCount; ++i) json.number(number(weights[i]));
+  json.end_array().key("training").begin_object(JsonLayout::one_line);
+  json.key("command").string(command).key("seed").integer(seed).key("games").integer(games);
+  json.key("iterations").integer(iterations).key("states").integer(states);
+  json.key("log_loss").number(number(log_loss)).end_object();
+  json.key("calibration").begin_array(JsonLayout::element_lines);
+  for (const CalibrationBin& b : calibration) {
+    json.begin_object(JsonLayout::one_line);
+    json.key("low").number(number(b.low)).key("high").number(number(b.high));
+    json.key("predicted").number(number(b.predicted)).key("observed").number(number(b.observed));
+    json.key("count").integer(b.count).end_object();
   }
-  out += "],\n  \"weights\": [";
-  for (int i = 0; i < kFeatureCount; ++i) out += (i ? ", " : "") + number(weights[i]);
-  out += "],\n  \"training\": {\"command\": " + quoted(command) +
-         ", \"seed\": " + std::to_string(seed) + ", \"games\": " + std::to_string(games) +
-         ", \"iterations\": " + std::to_string(iterations) +
-         ", \"states\": " + std::to_string(states) + ", \"log_loss\": " + number(log_loss) +
-         "},\n  \"calibration\": [";
-  for (std::size_t i = 0; i < calibration.size(); ++i) {
-    const CalibrationBin& b = calibration[i];
-    out += std::string(i ? ",\n" : "\n") + "    {\"low\": " + number(b.low) +
-           ", \"high\": " + number(b.high) + ", \"predicted\": " + number(b.predicted) +
-           ", \"observed\": " + number(b.observed) + ", \"count\": " + std::to_string(b.count) +
-           "}";
-  }
-  out += "]\n}\n";
-  return out;
+  return json.end_array().end_object().take_document();
 }
 
 ValueModel ValueModel::from_json(std::string_view text, const std::string& origin) {
