@@ -25,6 +25,8 @@ struct Analysis {
   std::vector<ActionStat> actions;  // best first
   std::int64_t nodes = 0;           // nodes or simulations spent
   bool exact = false;               // values are exact (a solver) rather than estimates
+  std::string note;                 // a line for the person at the table (e.g. the agent switched
+                                    // to better values); usually empty
 };
 
 // How a game ended, told to both agents when it is over.

@@ -34,6 +34,8 @@ struct GameAgents<duel::DuelGame> {
     if (spec.name == "lookahead") return make_duel_lookahead_agent(game, spec);
     return nullptr;
   }
+  // A refining `lookahead` refines in the background (`background=1`) unless the spec says.
+  static std::string at_a_persons_table(const duel::DuelGame& game, const std::string& spec);
   // easy: the heuristic with blunders; normal: lookahead; strong: by the lattice (duel_agents.cpp).
   static std::vector<PresetInfo> presets(const duel::DuelGame& game);
   static constexpr std::string_view kSolutionFileOption = "file";

@@ -2,6 +2,7 @@
 // The duel's value function for `leaf=value`: the exact solution on a coarser lattice,
 // interpolated (solvers/duel/coarse_value.h), solved on first use and cached on disk.
 
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -11,21 +12,35 @@
 
 namespace sling {
 
-// The refinement option shared by `lookahead` and `leaf=value` (solvers/duel/refinement.h):
+// The refinement options shared by `lookahead` and `leaf=value` (solvers/duel/refinement.h):
 // `refine=K` settles the interpolated values to a sub-solution on the game's lattice and raises
-// them by K sweeps of the exact turn.
+// them by at most K sweeps of the exact turn, fewer when `refine_tolerance` > 0 and no value rises
+// by more than it in a sweep.
 struct DuelRefineOptions {
   int sweeps = 0;
+  double rise_tolerance = 0;
   static DuelRefineOptions read(OptionReader& r, const std::string& prefix) {
     DuelRefineOptions o;
     o.sweeps = static_cast<int>(r.integer(
         "refine", 0, 0, 500,
         prefix + "refine the interpolated values on the game's lattice: settle them to a "
-                 "sub-solution, then this many sweeps of the exact turn (0 = off; computed once "
-                 "and cached: seconds at 2 cm, minutes at 1 cm)"));
+                 "sub-solution, then at most this many sweeps of the exact turn (0 = off; "
+                 "computed once and cached: seconds at 2 cm, minutes at 1 cm)"));
+    o.rise_tolerance = r.real("refine_tolerance", 0, 0, 0.01,
+                              prefix + "refine: stop raising a layer once no value rises by more "
+                                       "than this in a sweep (0 = every sweep runs)");
     return o;
   }
-  std::string spec() const { return ",refine=" + std::to_string(sweeps); }
+  duel::RefinementRequest request() const { return {sweeps, rise_tolerance}; }
+  std::string spec() const {
+    std::string text = ",refine=" + std::to_string(sweeps);
+    if (sweeps > 0) {
+      char tolerance[32];
+      std::snprintf(tolerance, sizeof tolerance, "%g", rise_tolerance);
+      text += std::string(",refine_tolerance=") + tolerance;
+    }
+    return text;
+  }
 };
 
 template <>
@@ -55,7 +70,7 @@ struct GameValue<duel::DuelGame> {
   }
   static std::shared_ptr<const Function> make(const duel::DuelGame& game, const Options& o) {
     return duel::shared_coarse_value(game, o.pitch_cm, o.same_lattice,
-                                     duel::CoarseDuelValue::Scope::kCandidates, o.refine.sweeps);
+                                     duel::CoarseDuelValue::Scope::kCandidates, o.refine.request());
   }
 };
 

@@ -46,4 +46,17 @@ struct GameAgents {
   static constexpr std::string_view kSolutionFileOption = "";
 };
 
+// The spec to build where a person plays a side (play/play_agents.h): an agent that would prepare
+// for minutes before its first move may prepare while it plays instead, where the game's traits
+// say how (a static GameAgents<G>::at_a_persons_table(game, spec)).  Elsewhere (a match, a
+// tournament, a study) a spec is built as it is, so that seeds decide the result.
+template <Game G>
+std::string spec_at_a_persons_table(const G& game, const std::string& spec) {
+  if constexpr (requires { GameAgents<G>::at_a_persons_table(game, spec); }) {
+    return GameAgents<G>::at_a_persons_table(game, spec);
+  } else {
+    return spec;
+  }
+}
+
 }  // namespace sling

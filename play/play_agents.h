@@ -55,10 +55,24 @@ inline bool is_human(std::string_view text) {
   return text == "human";
 }
 
+// Who sits at the table: with a person, agents may prepare while they play
+// (GameAgents<G>::at_a_persons_table); between agents alone, seeds decide everything.
+enum class Table { kAgentsOnly, kWithPerson };
+
+// The table of these sides' players ("human" or an agent spec).
+template <typename Sides>
+Table table_of(const Sides& sides) {
+  return std::any_of(sides.begin(), sides.end(), [](const auto& side) { return is_human(side); })
+             ? Table::kWithPerson
+             : Table::kAgentsOnly;
+}
+
 template <Game G>
 AgentPtr<G> make_play_agent(const G& game, std::string_view text,
-                            const std::string& solution_file = "") {
-  const std::string spec = resolve_preset(game, text, solution_file);
+                            const std::string& solution_file = "",
+                            Table table = Table::kAgentsOnly) {
+  std::string spec = resolve_preset(game, text, solution_file);
+  if (table == Table::kWithPerson) spec = spec_at_a_persons_table(game, spec);
   if (spec != text && !registry_has(game, parse_agent_spec(spec).name)) {
     throw OptionError("preset '" + std::string(text) + "' needs the agent '" +
                       parse_agent_spec(spec).name + "', which this build of Sling lacks for " +

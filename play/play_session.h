@@ -57,7 +57,8 @@ class PlaySession {
         status_(status) {
     for (std::size_t side = 0; side < 2; ++side) {
       if (!is_human(config_.sides[side]))
-        table_.set_agent(side, make_play_agent(game, config_.sides[side], config_.solution_file));
+        table_.set_agent(side, make_play_agent(game, config_.sides[side], config_.solution_file,
+                                               table_of(config_.sides)));
     }
     labels_ = config_.sides;
   }
@@ -88,7 +89,8 @@ class PlaySession {
         if (restore_players) {
           table_.set_agent(side, is_human(saved) ? nullptr
                                                  : make_play_agent(table_.rules_game(), saved,
-                                                                   config_.solution_file));
+                                                                   config_.solution_file,
+                                                                   table_of(config_.sides)));
           out_ << name << " is played by " << saved << " again, as in the save (was "
                << labels_[side] << ").\n";
           labels_[side] = saved;
@@ -212,6 +214,7 @@ class PlaySession {
       return false;
     }
     const Analysis analysis = table_.agent(side).last_analysis();
+    if (!analysis.note.empty()) out_ << "  (" << labels_[side] << ": " << analysis.note << ")\n";
     if (View::is_follow_up(game(), state())) {
       // An answer to the die just shown: one line.
       out_ << "  " << side_label(side) << " (" << labels_[side]
@@ -462,7 +465,8 @@ class PlaySession {
                    " (two standard errors)";
           best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
         } else {
-          if (!hinter_) hinter_ = make_play_agent(table_.rules_game(), spec);
+          if (!hinter_)
+            hinter_ = make_play_agent(table_.rules_game(), spec, "", Table::kWithPerson);
           hinter_->new_game(hash_combine(table_.seed(), table_.history().size()));
           best = hinter_->act(state());
           analysis = hinter_->last_analysis();

@@ -326,7 +326,8 @@ The values of `mcts:leaf=value` and the `strong` preset.)doc"),
              {
                py::gil_scoped_release release;
                value = duel::shared_coarse_value(*game, pitch, same_lattice,
-                                                 duel::CoarseDuelValue::Scope::kAllActions, refine);
+                                                 duel::CoarseDuelValue::Scope::kAllActions,
+                                                 duel::RefinementRequest{refine, 0.0});
              }
              return PyValueFunction{std::move(value), game};
            }),

@@ -22,7 +22,7 @@ TEST(DuelLookahead, OnTheGamesOwnExactSolutionItPlaysTheSolversMoves) {
   auto value = std::make_shared<const duel::CoarseDuelValue>(
       game, solution, duel::CoarseDuelValue::Scope::kAllActions);
   ASSERT_TRUE(value->exact());
-  DuelLookaheadAgent lookahead(value, 3, true, DuelRefineOptions{}, 0.02, 0.0);
+  DuelLookaheadAgent lookahead(value, 3, true, DuelRefineOptions{}, false, nullptr, 0.02, 0.0);
   int decisions = 0;
   for (int g = 0; g < 10; ++g) {
     Rng dice(5, static_cast<std::uint64_t>(g));

@@ -565,16 +565,20 @@ TEST(PlayPresets, PresetsMapToDocumentedSpecs) {
   const pig::PigGame pig_game;
   EXPECT_EQ(make_play_agent(duel_game, "easy")->spec(), "heuristic:blunder=0.25");
   EXPECT_EQ(resolve_preset(duel_game, "normal"), "lookahead:value_pitch=5");
-  EXPECT_EQ(resolve_preset(duel_game, "strong"), "lookahead");
-  // Where refining the lattice takes seconds (2 cm and coarser), strong plays the refined values.
+  // Up to the default board's 1 cm lattice strong plays the refined values (a person's table
+  // refines them in the background); beyond it the interpolated ones.
+  EXPECT_EQ(resolve_preset(duel_game, "strong"), duel::kStrongRefinedLookahead);
   duel::DuelRules two_cm;
   two_cm.pitch_cm = 2;
-  EXPECT_EQ(resolve_preset(duel::DuelGame(two_cm), "strong"), "lookahead:refine=100");
+  EXPECT_EQ(resolve_preset(duel::DuelGame(two_cm), "strong"), duel::kStrongRefinedLookahead);
+  duel::DuelRules wide;
+  wide.board_cm = 40;
+  EXPECT_EQ(resolve_preset(duel::DuelGame(wide), "strong"), "lookahead");
   EXPECT_EQ(resolve_preset(pig_game, "strong"), "solver");  // Pig's exact policy builds in a second
   EXPECT_EQ(resolve_preset(duel_game, "random"), "random");
   // (Building the duel's presets solves their value lattice: value_search_test builds them on a
   // small board.)
-  EXPECT_EQ(default_hint_spec(duel_game), "lookahead");
+  EXPECT_EQ(default_hint_spec(duel_game), duel::kStrongRefinedLookahead);
   EXPECT_EQ(default_hint_spec(pig_game), "solver");
   EXPECT_THROW(make_play_agent(duel_game, "grandmaster"), OptionError);
 }
@@ -595,7 +599,7 @@ class AnalysingAgent final : public Agent<duel::DuelGame> {
     const Action chosen = game_.heuristic_action(s, unused);
     ActionList<duel::DuelGame> legal;
     game_.legal_actions(s, legal);
-    analysis_ = Analysis{0.2, {{chosen, 0.2, 700}}, 1000, false};
+    analysis_ = Analysis{0.2, {{chosen, 0.2, 700}}, 1000, false, ""};
     for (Action a : legal) {
       if (a != chosen) analysis_.actions.push_back({a, -0.1, 300});
     }

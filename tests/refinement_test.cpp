@@ -102,7 +102,7 @@ TEST(DuelRefinement, GreedyDavidWinsAtLeastTheRefinedStartValue) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   disk_cache_settings.set_directory(dir);
-  const double bound = duel::cached_refined_values(l.fine, 4, 20)->summary().start;
+  const double bound = duel::cached_refined_values(l.fine, 4, duel::RefinementRequest{20, 0.0})->summary().start;
   const std::string exact_file = dir + "/exact.sol";
   l.exact->save(exact_file);
   MatchOptions games;

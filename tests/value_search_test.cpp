@@ -405,7 +405,8 @@ TEST(Presets, AcceptedWhereverAnAgentSpecIs) {
   EXPECT_EQ(make_agent(game, "normal")->spec(),
             "lookahead:value_pitch=5,same_lattice=1,refine=0,tie=0.02,repetition=0");
   EXPECT_EQ(make_agent(game, "strong")->spec(),
-            "lookahead:value_pitch=4,same_lattice=1,refine=100,tie=0.02,repetition=0");
+            "lookahead:value_pitch=4,same_lattice=1,refine=100,refine_tolerance=1e-05,"
+            "background=0,tie=0.02,repetition=0");
   const pig::PigGame pig_game;
   EXPECT_EQ(make_agent(pig_game, "strong")->spec(), "solver");
   // A match between presets plays.
@@ -463,7 +464,7 @@ TEST(Presets, StrongPlaysACheapCappedGameExactly) {
   duel::DuelRules long_game;  // the default 1 cm lattice
   long_game.turn_cap = 100;
   EXPECT_FALSE(duel::capped_solve_is_cheap(duel::DuelGame(long_game)));
-  EXPECT_EQ(preset_spec(duel::DuelGame(long_game), "strong"), "lookahead");
+  EXPECT_EQ(preset_spec(duel::DuelGame(long_game), "strong"), duel::kStrongRefinedLookahead);
   long_game.pitch_cm = 2;  // about 40 s on two cores
   EXPECT_TRUE(duel::capped_solve_is_cheap(duel::DuelGame(long_game)));
   EXPECT_FALSE(duel::capped_solve_is_cheap(duel::DuelGame(small_rules(4))));  // no cap

@@ -41,7 +41,8 @@ AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
     }
   }
   if (!values) {
-    values = duel::shared_coarse_value(game, 0, true, scope, options.refine);
+    values = duel::shared_coarse_value(game, 0, true, scope,
+                                       duel::RefinementRequest{options.refine, 0.0});
   }
   AnalysisValue<duel::DuelGame> out;
   out.exact = values->exact();

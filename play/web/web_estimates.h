@@ -46,11 +46,12 @@ class PositionEstimates {
 
   // The estimate of `state` (after `ply` plies); `agent_spec` is the strong preset's spec.
   Estimate compute(const G& game, const State& state, std::size_t ply, std::uint64_t seed,
-                   const std::string& agent_spec, const std::string& solution_file) {
+                   const std::string& agent_spec, const std::string& solution_file,
+                   play::Table table) {
     Estimate result;
     result.ply = ply;
     try {
-      if (!agent_) agent_ = play::make_play_agent(game, agent_spec, solution_file);
+      if (!agent_) agent_ = play::make_play_agent(game, agent_spec, solution_file, table);
       agent_->new_game(hash_combine(seed, ply));
       agent_->act(state);
       const Analysis analysis = agent_->last_analysis();

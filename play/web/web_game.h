@@ -76,7 +76,8 @@ class WebGame final : public WebSession {
             play::resolve_preset(rules_game_, config_.sides[side], config_.solution_file),
             config_.ai_seconds);
         try {
-          table_.set_agent(side, play::make_play_agent(rules_game_, spec, config_.solution_file));
+          table_.set_agent(side, play::make_play_agent(rules_game_, spec, config_.solution_file,
+                                                       play::table_of(config_.sides)));
         } catch (const std::exception& e) {
           throw bad_request(display(side) + ": " + e.what());
         }
@@ -341,7 +342,10 @@ class WebGame final : public WebSession {
         result.name = "playouts";
       } else {
         spec = with_time_budget(spec, config_.ai_seconds);
-        if (!hinter_) hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file);
+        if (!hinter_) {
+          hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file,
+                                          play::Table::kWithPerson);
+        }
         hinter_->new_game(hash_combine(table_.seed(), ply));
         const Action best = hinter_->act(state);
         analysis = hinter_->last_analysis();
@@ -384,7 +388,8 @@ class WebGame final : public WebSession {
     const std::string spec = with_time_budget(
         play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
     auto estimate =
-        estimates_.compute(rules_game_, state, ply, table_.seed(), spec, config_.solution_file);
+        estimates_.compute(rules_game_, state, ply, table_.seed(), spec, config_.solution_file,
+                           play::table_of(config_.sides));
     std::lock_guard lock(mutex_);
     estimates_.finish(std::move(estimate));
   }
@@ -484,6 +489,7 @@ class WebGame final : public WebSession {
     move.estimated = !analysis.actions.empty();
     move.exact = analysis.exact;
     move.win = (analysis.value + 1) / 2;
+    move.note = analysis.note;
     for (const ActionStat& stat : analysis.actions) {
       if (stat.action == chosen || move.alternatives.size() == 3) continue;
       move.alternatives.push_back({stat.action, game().action_to_string(state, stat.action),

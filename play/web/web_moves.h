@@ -29,6 +29,7 @@ struct AiMove {  // what an agent found when it last moved
   bool estimated = false;  // false: the agent reports no analysis
   double win = 0;
   std::vector<MoveChoice> alternatives;
+  std::string note;  // Analysis::note: a line for the person (e.g. the agent switched values)
 };
 struct HintResult {
   std::size_t ply = 0;
@@ -81,6 +82,8 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
     out.Double(std::round(move.win * 1000) / 1000);
     write_key(out, "alternatives");
     write_choices(out, move.alternatives);
+    write_key(out, "note");
+    write_string(out, move.note);
     out.EndObject();
   }
   out.EndArray();

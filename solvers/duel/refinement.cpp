@@ -40,7 +40,8 @@ std::vector<double> interpolated_values(const DuelGame& game, const DuelIndex& i
 // Gauss-Seidel sweeps of one layer with `clamp`, each turn continuing with `continuation`, until
 // no value moves by more than `tolerance` or `max_sweeps` have run; returns the sweeps run.
 int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer, Clamp clamp,
-                double continuation, int max_sweeps, double tolerance) {
+                double continuation, int max_sweeps, double tolerance,
+                const std::function<bool()>& cancelled) {
   using Evaluator = TurnEvaluator<Mode::kOptimal>;
   Evaluator ev(lattice, x.data(), x.data(), 1.0, 0.0);
   const std::size_t npairs = lattice.index.pairs();
@@ -61,6 +62,7 @@ int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer,
   using D = Evaluator::Destinations;
   int sweeps = 0;
   while (sweeps < max_sweeps) {
+    if (cancelled && cancelled()) throw RefinementCancelled();
     ev.set_destinations(records.data(), layer, D::kFull, D::kFull);
     const SweepResult r =
         sweep(lattice, ev, x.data(), transposed.data(), nullptr, layer, continuation, clamp);
@@ -93,9 +95,10 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
       const auto layer_start = Clock::now();
       const int settled =
           sweep_layer(lattice, x, layer, Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
-                      options.settle_tolerance);
+                      options.settle_tolerance, options.cancelled);
       const int rose = options.sweeps > 0 ? sweep_layer(lattice, x, layer, Clamp::kNoLower,
-                                                        continuation, options.sweeps, 0.0)
+                                                        continuation, options.sweeps,
+                                                        options.rise_tolerance, options.cancelled)
                                           : 0;
       summary.sweeps += settled + rose;
       if (options.log) {

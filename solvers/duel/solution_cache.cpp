@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <thread>
 #include <utility>
 
@@ -46,11 +48,39 @@ std::shared_ptr<const DuelSolution> load_cached(const DuelGame& game, const std:
       });
 }
 
-std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm, int sweeps,
-                               const std::string& directory) {
-  return disk_cache_file(directory, "duel-refined",
-                         game.rules_json() + "|from pitch " + std::to_string(coarse_pitch_cm) +
-                             "|sweeps " + std::to_string(sweeps));
+std::string tolerance_text(double tolerance) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", tolerance);
+  return text;
+}
+
+// A request without a rise tolerance keeps the file name it had before the tolerance existed.
+std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm,
+                               RefinementRequest request, const std::string& directory) {
+  std::string key = game.rules_json() + "|from pitch " + std::to_string(coarse_pitch_cm) +
+                    "|sweeps " + std::to_string(request.sweeps);
+  if (request.rise_tolerance > 0) key += "|rise tolerance " + tolerance_text(request.rise_tolerance);
+  return disk_cache_file(directory, "duel-refined", key);
+}
+
+DuelGame uncapped_game(const DuelGame& game) {
+  DuelRules rules = game.rules();
+  rules.turn_cap = 0;
+  return DuelGame(rules);
+}
+
+DuelGame at_pitch(const DuelGame& game, int pitch_cm) {
+  DuelRules rules = game.rules();
+  rules.pitch_cm = pitch_cm;
+  return DuelGame(rules);
+}
+
+std::string value_function_key(const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice,
+                               CoarseDuelValue::Scope leaf_scope, RefinementRequest refine) {
+  return game.rules_json() + "|" + std::to_string(coarse_pitch_cm) + "|" +
+         (allow_same_lattice ? "1" : "0") + "|" + std::to_string(static_cast<int>(leaf_scope)) +
+         "|" + std::to_string(refine.sweeps) + "|" + tolerance_text(refine.rise_tolerance) + "|" +
+         disk_cache_settings.directory();
 }
 
 void log_line(const std::string& line) {
@@ -112,27 +142,26 @@ std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game) {
 }
 
 std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
-                                                          int sweeps) {
-  DuelRules uncapped = game.rules();
-  uncapped.turn_cap = 0;
-  const DuelGame own(uncapped);
+                                                          RefinementRequest request,
+                                                          const std::function<bool()>& cancelled) {
+  const DuelGame own = uncapped_game(game);
   const std::string directory = disk_cache_settings.directory();
-  const std::string path = refined_cache_path(own, coarse_pitch_cm, sweeps, directory);
+  const std::string path = refined_cache_path(own, coarse_pitch_cm, request, directory);
   return held_solutions.get(path, [&]() -> std::shared_ptr<const DuelSolution> {
     if (auto loaded =
             load_unfinished_cache_file(own, path, "refined values", "refining", log_line)) {
       return loaded;
     }
-    DuelRules coarse = uncapped;
-    coarse.pitch_cm = coarse_pitch_cm;
-    const CoarseDuelValue interpolated(own, cached_duel_solution(DuelGame(coarse)));
+    const CoarseDuelValue interpolated(own, cached_duel_solution(at_pitch(own, coarse_pitch_cm)));
     log_line("sling: refining the " + std::to_string(coarse_pitch_cm) + " cm values on the " +
-             std::to_string(uncapped.pitch_cm) + " cm lattice (once; cached in " + directory +
+             std::to_string(own.rules().pitch_cm) + " cm lattice (once; cached in " + directory +
              ")...");
     const auto start = std::chrono::steady_clock::now();
     RefinementOptions options;
-    options.sweeps = sweeps;
+    options.sweeps = request.sweeps;
+    options.rise_tolerance = request.rise_tolerance;
     options.threads = solver_threads();
+    options.cancelled = cancelled;
     // A layer's line once the refinement has run for a while (the 1 cm lattice takes minutes).
     options.log = [&start](const std::string& line) {
       if (std::chrono::steady_clock::now() - start > std::chrono::seconds(10))
@@ -150,6 +179,10 @@ bool refinement_is_cheap(const DuelGame& game) {
   return DuelIndex(game).pairs() <= kCheapRefinementPairs;
 }
 
+bool refinement_is_affordable(const DuelGame& game) {
+  return DuelIndex(game).pairs() <= kAffordableRefinementPairs;
+}
+
 int default_coarse_pitch(const DuelGame& game) {
   return std::min(std::max(game.rules().pitch_cm + 1, 3), 5);
 }
@@ -158,29 +191,39 @@ std::shared_ptr<const CoarseDuelValue> shared_coarse_value(const DuelGame& game,
                                                            int coarse_pitch_cm,
                                                            bool allow_same_lattice,
                                                            CoarseDuelValue::Scope leaf_scope,
-                                                           int refine_sweeps) {
+                                                           RefinementRequest refine,
+                                                           const std::function<bool()>& cancelled) {
   if (coarse_pitch_cm == 0) coarse_pitch_cm = default_coarse_pitch(game);
-  const std::string key = game.rules_json() + "|" + std::to_string(coarse_pitch_cm) + "|" +
-                          (allow_same_lattice ? "1" : "0") + "|" +
-                          std::to_string(static_cast<int>(leaf_scope)) + "|" +
-                          std::to_string(refine_sweeps) + "|" + disk_cache_settings.directory();
+  const std::string key =
+      value_function_key(game, coarse_pitch_cm, allow_same_lattice, leaf_scope, refine);
   return held_value_functions.get(key, [&] {
     std::shared_ptr<const DuelSolution> source;
-    DuelRules uncapped = game.rules();
-    uncapped.turn_cap = 0;
-    if (allow_same_lattice) source = cached_duel_solution_if_present(DuelGame(uncapped));
-    if (!source && refine_sweeps > 0) {
+    const DuelGame uncapped = uncapped_game(game);
+    if (allow_same_lattice) source = cached_duel_solution_if_present(uncapped);
+    if (!source && refine.sweeps > 0) {
       return std::make_shared<const CoarseDuelValue>(
-          game, cached_refined_values(game, coarse_pitch_cm, refine_sweeps), leaf_scope,
+          game, cached_refined_values(game, coarse_pitch_cm, refine, cancelled), leaf_scope,
           /*refined=*/true);
     }
-    if (!source) {
-      DuelRules rules = uncapped;
-      rules.pitch_cm = coarse_pitch_cm;
-      source = cached_duel_solution(DuelGame(rules));
-    }
+    if (!source) source = cached_duel_solution(at_pitch(uncapped, coarse_pitch_cm));
     return std::make_shared<const CoarseDuelValue>(game, std::move(source), leaf_scope);
   });
+}
+
+bool coarse_value_is_ready(const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice,
+                           CoarseDuelValue::Scope leaf_scope, RefinementRequest refine) {
+  if (coarse_pitch_cm == 0) coarse_pitch_cm = default_coarse_pitch(game);
+  if (held_value_functions.find(
+          value_function_key(game, coarse_pitch_cm, allow_same_lattice, leaf_scope, refine)))
+    return true;
+  const DuelGame uncapped = uncapped_game(game);
+  const std::string directory = disk_cache_settings.directory();
+  const auto held = [&](const std::string& path) {
+    return held_solutions.find(path) != nullptr || std::filesystem::exists(path);
+  };
+  if (allow_same_lattice && held(duel_solution_cache_path(uncapped, directory))) return true;
+  if (refine.sweeps > 0) return held(refined_cache_path(uncapped, coarse_pitch_cm, refine, directory));
+  return held(duel_solution_cache_path(at_pitch(uncapped, coarse_pitch_cm), directory));
 }
 
 }  // namespace sling::duel

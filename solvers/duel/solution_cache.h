@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "engine/core/disk_cache.h"
 #include "engine/duel/duel.h"
@@ -36,19 +37,39 @@ std::shared_ptr<const DuelSolution> cached_duel_solution(const DuelGame& game);
 // The cached solution of `game`'s own rules when the cache holds one (never solves), else null.
 std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGame& game);
 
-// The refined values (refinement.h) of `game`'s lattice from the solution at `coarse_pitch_cm`
-// with `sweeps` rising sweeps: loaded from the cache (duel-refined-<hash of the rules, the pitch
-// and the sweeps>.sol, an unfinished solution file), else computed with a progress line and saved
-// there.  A corrupt, truncated or foreign file is computed again with a one-line notice.  The turn
-// cap is ignored (the values are the uncapped game's).
-std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, int coarse_pitch_cm,
-                                                          int sweeps);
+// How the interpolated values are refined (refinement.h): at most `sweeps` rising sweeps a layer
+// (0 = not refined), stopping early once no value rises by more than `rise_tolerance` (0 = never).
+struct RefinementRequest {
+  int sweeps = 0;
+  double rise_tolerance = 0;
+};
+
+// The refined values (refinement.h) of `game`'s lattice from the solution at `coarse_pitch_cm`:
+// loaded from the cache (duel-refined-<hash of the rules, the pitch and the request>.sol, an
+// unfinished solution file), else computed with a progress line and saved there.  A corrupt,
+// truncated or foreign file is computed again with a one-line notice.  The turn cap is ignored
+// (the values are the uncapped game's).  `cancelled` (may be empty) stops a computation with
+// RefinementCancelled; nothing is cached then.
+std::shared_ptr<const DuelSolution> cached_refined_values(
+    const DuelGame& game, int coarse_pitch_cm, RefinementRequest request,
+    const std::function<bool()>& cancelled = {});
 
 // Whether refining `game`'s lattice takes seconds rather than minutes: at most
 // kCheapRefinementPairs position pairs.  The 30 cm board at 2 cm has 33,124 (100 sweeps: about
 // 10 s on 2 cores), at 1 cm 551,124 (several minutes).
 inline constexpr std::size_t kCheapRefinementPairs = 60000;
 bool refinement_is_cheap(const DuelGame& game);
+
+// Whether `strong` refines `game`'s lattice (agents/duel_agents.cpp): at most the pairs of the
+// default 30 cm board at 1 cm (551,124; a few minutes and about 1 GB once, then cached).  Larger
+// lattices (boards over 30 cm at 1 cm) would take much longer.
+inline constexpr std::size_t kAffordableRefinementPairs = 560000;
+bool refinement_is_affordable(const DuelGame& game);
+
+// The `strong` lookahead where refinement is affordable: at most 100 rising sweeps a layer,
+// stopping once no value rises by more than 1e-5 (docs/strength.md measures the choice).
+inline constexpr std::string_view kStrongRefinedLookahead =
+    "lookahead:refine=100,refine_tolerance=1e-05";
 
 // The coarse pitch used when none is asked for: one centimetre coarser than the game's lattice,
 // and at least 3 (on the default 30 cm board pitch 3 solves in about 20 s on 2 cores, pitch 2 in
@@ -57,11 +78,18 @@ int default_coarse_pitch(const DuelGame& game);
 
 // The value function of `game` from a solution at `coarse_pitch_cm` (0: default_coarse_pitch), or
 // from the game's own solution when the cache already holds it and `allow_same_lattice` is set.
-// With `refine_sweeps` > 0 (and no own solution used) the interpolated values are refined on the
-// game's lattice first (cached_refined_values).  Shared per (rules, pitch, refinement, scope,
-// cache directory) and process.
+// With `refine.sweeps` > 0 (and no own solution used) the interpolated values are refined on the
+// game's lattice first (cached_refined_values, which `cancelled` may stop).  Shared per (rules,
+// pitch, refinement, scope, cache directory) and process.
 std::shared_ptr<const CoarseDuelValue> shared_coarse_value(
     const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice = true,
-    CoarseDuelValue::Scope leaf_scope = CoarseDuelValue::Scope::kCandidates, int refine_sweeps = 0);
+    CoarseDuelValue::Scope leaf_scope = CoarseDuelValue::Scope::kCandidates,
+    RefinementRequest refine = {}, const std::function<bool()>& cancelled = {});
+
+// Whether shared_coarse_value with these arguments returns without solving or refining anything:
+// the value function is held in memory, or every file it needs is in the disk cache (loading a
+// large one still takes seconds).
+bool coarse_value_is_ready(const DuelGame& game, int coarse_pitch_cm, bool allow_same_lattice,
+                           CoarseDuelValue::Scope leaf_scope, RefinementRequest refine);
 
 }  // namespace sling::duel

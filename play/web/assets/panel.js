@@ -238,6 +238,7 @@ function renderAnalysis(s) {
     } else {
       content += ' (a rule of thumb: no estimate)';
     }
+    if (move.note) content += ' (' + move.note + ')';
     line.textContent = content;
     box.appendChild(line);
   });
