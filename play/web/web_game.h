@@ -75,9 +75,11 @@ class WebGame final : public WebSession {
         const std::string spec = with_time_budget(
             play::resolve_preset(rules_game_, config_.sides[side], config_.solution_file),
             config_.ai_seconds);
+        // A page always has a person at it, playing or watching, and the request that creates
+        // the game must not wait minutes: agents prepare while they play.
         try {
           table_.set_agent(side, play::make_play_agent(rules_game_, spec, config_.solution_file,
-                                                       play::table_of(config_.sides)));
+                                                       play::Table::kWithPerson));
         } catch (const std::exception& e) {
           throw bad_request(display(side) + ": " + e.what());
         }
@@ -389,7 +391,7 @@ class WebGame final : public WebSession {
         play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
     auto estimate =
         estimates_.compute(rules_game_, state, ply, table_.seed(), spec, config_.solution_file,
-                           play::table_of(config_.sides));
+                           play::Table::kWithPerson);
     std::lock_guard lock(mutex_);
     estimates_.finish(std::move(estimate));
   }

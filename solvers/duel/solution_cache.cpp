@@ -175,10 +175,6 @@ std::shared_ptr<const DuelSolution> cached_refined_values(const DuelGame& game, 
   });
 }
 
-bool refinement_is_cheap(const DuelGame& game) {
-  return DuelIndex(game).pairs() <= kCheapRefinementPairs;
-}
-
 bool refinement_is_affordable(const DuelGame& game) {
   return DuelIndex(game).pairs() <= kAffordableRefinementPairs;
 }

@@ -54,12 +54,6 @@ std::shared_ptr<const DuelSolution> cached_refined_values(
     const DuelGame& game, int coarse_pitch_cm, RefinementRequest request,
     const std::function<bool()>& cancelled = {});
 
-// Whether refining `game`'s lattice takes seconds rather than minutes: at most
-// kCheapRefinementPairs position pairs.  The 30 cm board at 2 cm has 33,124 (100 sweeps: about
-// 10 s on 2 cores), at 1 cm 551,124 (several minutes).
-inline constexpr std::size_t kCheapRefinementPairs = 60000;
-bool refinement_is_cheap(const DuelGame& game);
-
 // Whether `strong` refines `game`'s lattice (agents/duel_agents.cpp): at most the pairs of the
 // default 30 cm board at 1 cm (551,124; a few minutes and about 1 GB once, then cached).  Larger
 // lattices (boards over 30 cm at 1 cm) would take much longer.
