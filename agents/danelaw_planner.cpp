@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
+
+#include "solvers/danelaw/model_value.h"
 
 namespace sling::danelaw {
 
@@ -22,6 +25,14 @@ struct Candidate {
 };
 
 }  // namespace
+
+Planner::Planner(const DanelawGame& game, const PlannerConfig& config,
+                 std::shared_ptr<const ValueModel> model)
+    : Planner(game, std::array<PlannerConfig, 2>{config, config}, std::move(model)) {}
+
+Planner::Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side,
+                 std::shared_ptr<const ValueModel> model)
+    : game_(game), config_(per_side), model_(model ? std::move(model) : shared_embedded_model()) {}
 
 void Planner::new_game(std::uint64_t seed) {
   rng_ = Rng(seed, 0x706c616e);

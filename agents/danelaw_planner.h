@@ -21,13 +21,13 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
-#include "solvers/danelaw/model_value.h"
 
 namespace sling::danelaw {
+
+struct ValueModel;
 
 struct PlannerConfig {
   int plans = 32;          // movement plans sampled per half-turn
@@ -57,13 +57,9 @@ class Planner {
   // heuristic are not equally good for the Danes and the English, so each side has its own.
   // Positions are scored by `model` (the embedded one when null).
   Planner(const DanelawGame& game, const PlannerConfig& config,
-          std::shared_ptr<const ValueModel> model = nullptr)
-      : Planner(game, std::array<PlannerConfig, 2>{config, config}, std::move(model)) {}
+          std::shared_ptr<const ValueModel> model = nullptr);
   Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side,
-          std::shared_ptr<const ValueModel> model = nullptr)
-      : game_(game),
-        config_(per_side),
-        model_(model ? std::move(model) : shared_embedded_model()) {}
+          std::shared_ptr<const ValueModel> model = nullptr);
 
   const PlannerConfig& config(Side side) const { return config_[side]; }
   void new_game(std::uint64_t seed);

@@ -1,0 +1,178 @@
+#include "agents/danelaw_agents.h"
+
+#include <array>
+#include <sstream>
+#include <utility>
+
+#include "agents/danelaw_planner.h"
+#include "solvers/danelaw/value_model.h"
+
+namespace sling {
+
+namespace danelaw_agents {
+
+namespace {
+
+struct PlannerOptions {
+  std::array<danelaw::PlannerConfig, 2> config;  // indexed by Side
+  std::string model;                             // a model file; empty: the agent's default model
+};
+
+// The side-specific keys: "english_battle=0" overrides "battle" for the English only.
+constexpr std::array<const char*, 2> kSidePrefix = {"danes_", "english_"};
+
+// Reads the settings under `prefix` ("" for both sides, or a side's prefix) with `fallback` as
+// defaults; a side's keys say only which shared key they override.
+danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& prefix,
+                                           const danelaw::PlannerConfig& fallback,
+                                           const std::string& side) {
+  const auto help = [&](const char* key, const char* text) {
+    return side.empty() ? std::string(text)
+                        : std::string("`") + key + "` for the " + side + " only";
+  };
+  danelaw::PlannerConfig c;
+  c.plans = static_cast<int>(r.integer(prefix + "plans", fallback.plans, 1, 100000,
+                                       help("plans", "movement plans sampled per half-turn")));
+  c.samples = static_cast<int>(
+      r.integer(prefix + "samples", fallback.samples, 1, 100000,
+                help("samples", "playouts per plan on average, shared by successive halving")));
+  c.battle_samples = static_cast<int>(r.integer(
+      prefix + "battle", fallback.battle_samples, 0, 100000,
+      help("battle", "playouts per legal action at battle decisions (0: the heuristic's)")));
+  c.noise = r.real(prefix + "noise", fallback.noise, 0, 1,
+                   help("noise", "chance a sampled plan replaces a heuristic move"));
+  c.margin =
+      r.real(prefix + "margin", fallback.margin, 0, 2,
+             help("margin", "value a plan must gain over the heuristic's plan to replace it"));
+  return c;
+}
+
+PlannerOptions read_planner_options(OptionReader& r) {
+  PlannerOptions o;
+  const danelaw::PlannerConfig both = read_planner_config(r, "", danelaw::PlannerConfig{}, "");
+  o.config[danelaw::kDanes] = read_planner_config(r, kSidePrefix[danelaw::kDanes], both, "Danes");
+  o.config[danelaw::kEnglish] =
+      read_planner_config(r, kSidePrefix[danelaw::kEnglish], both, "English");
+  o.model = r.text("model", "", "value model file from `sling train danelaw` (default: embedded)");
+  return o;
+}
+
+// The spec's options for one side's settings: all of them for the shared ones, and for a side
+// only those that differ from the shared ones, so that spec() parses back to the same agent.
+void write_planner_config(std::vector<std::string>& items, const std::string& prefix,
+                          const danelaw::PlannerConfig& c, const danelaw::PlannerConfig* shared) {
+  const auto item = [&](const char* key, double value, double base) {
+    if (shared && value == base) return;
+    std::ostringstream out;
+    out << prefix << key << '=' << value;
+    items.push_back(out.str());
+  };
+  const danelaw::PlannerConfig& b = shared ? *shared : c;
+  item("plans", c.plans, b.plans);
+  item("samples", c.samples, b.samples);
+  item("battle", c.battle_samples, b.battle_samples);
+  item("noise", c.noise, b.noise);
+  item("margin", c.margin, b.margin);
+}
+
+// The model a planner scores with: the file its options name, otherwise `fallback` (training's
+// model of the previous iteration), otherwise the embedded one.
+std::shared_ptr<const danelaw::ValueModel> planner_model(
+    const PlannerOptions& options, std::shared_ptr<const danelaw::ValueModel> fallback) {
+  if (!options.model.empty()) {
+    return std::make_shared<const danelaw::ValueModel>(danelaw::ValueModel::load(options.model));
+  }
+  return fallback;  // null: the planner takes the embedded model
+}
+
+class PlannerAgent final : public Agent<danelaw::DanelawGame> {
+ public:
+  PlannerAgent(const danelaw::DanelawGame& game, const PlannerOptions& options,
+               std::shared_ptr<const danelaw::ValueModel> default_model = nullptr)
+      : game_(game),
+        options_(options),
+        planner_(game_, options.config, planner_model(options, std::move(default_model))) {}
+  void new_game(std::uint64_t seed) override { planner_.new_game(seed); }
+  Action act(const danelaw::State& state) override {
+    const danelaw::PlannerChoice choice = planner_.choose(state);
+    analysis_ = Analysis{};
+    analysis_.value = choice.value;
+    analysis_.nodes = choice.playouts;
+    for (const auto& o : choice.options)
+      analysis_.actions.push_back({o.action, o.value, o.samples});
+    return choice.action;
+  }
+  Analysis last_analysis() const override { return analysis_; }
+  std::string spec() const override {
+    std::ostringstream out;
+    // The Danes' settings stand for both sides; the English's are written where they differ.
+    const auto& c = options_.config;
+    std::vector<std::string> items;
+    write_planner_config(items, "", c[danelaw::kDanes], nullptr);
+    write_planner_config(items, kSidePrefix[danelaw::kEnglish], c[danelaw::kEnglish],
+                         &c[danelaw::kDanes]);
+    out << "planner:";
+    for (std::size_t i = 0; i < items.size(); ++i) out << (i ? "," : "") << items[i];
+    if (!options_.model.empty()) out << ",model=" << options_.model;
+    return out.str();
+  }
+
+ private:
+  danelaw::DanelawGame game_;  // a copy: the planner refers to it for the agent's lifetime
+  PlannerOptions options_;
+  danelaw::Planner planner_;
+  Analysis analysis_;
+};
+
+}  // namespace
+
+// A `planner` spec's agent scoring with `default_model` unless the spec names a model file (the
+// registry passes none; training passes the model fitted so far).
+AgentPtr<danelaw::DanelawGame> make_planner_agent(
+    const danelaw::DanelawGame& game, const AgentSpec& spec,
+    std::shared_ptr<const danelaw::ValueModel> default_model) {
+  OptionReader r(spec);
+  const PlannerOptions options = read_planner_options(r);
+  r.finish();
+  return std::make_unique<PlannerAgent>(game, options, std::move(default_model));
+}
+
+}  // namespace danelaw_agents
+
+void GameAgents<danelaw::DanelawGame>::catalogue(const danelaw::DanelawGame&,
+                                                 std::vector<AgentInfo>& out) {
+  const AgentSpec empty{};
+  OptionReader r(empty);
+  danelaw_agents::read_planner_options(r);
+  out.push_back({"planner",
+                 "samples whole movement plans and battle choices, plays each to the end of the "
+                 "half-turn and scores it with the learned value model",
+                 r.declared()});
+}
+
+AgentPtr<danelaw::DanelawGame> GameAgents<danelaw::DanelawGame>::make(
+    const danelaw::DanelawGame& game, const AgentSpec& spec) {
+  if (spec.name != "planner") return nullptr;
+  return danelaw_agents::make_planner_agent(game, spec, nullptr);
+}
+
+std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw::DanelawGame&) {
+  return {
+      // A random move costs much more in danelaw (an army marched away, a turn's points
+      // wasted), so its easy preset blunders less often than the duel's.
+      {"easy", "heuristic:blunder=0.1",
+       "the rule-of-thumb policy, with a random move instead one time in ten"},
+      // Measured per side: plan search with the value model makes much better Danes, but
+      // battle decisions by playouts and the model made worse English, and the English plan
+      // search gained nothing measurable; so battles follow the heuristic and the English play
+      // the heuristic's plan (english_plans=1).
+      {"normal", "planner:plans=8,samples=2,battle=0,english_plans=1",
+       "the Danes: movement plans scored by the learned value model (a small budget); "
+       "the English and all battles: the rule-of-thumb policy"},
+      {"strong", "planner:plans=64,samples=4,battle=0,english_plans=1",
+       "the Danes: movement plans scored by the learned value model (a larger budget); "
+       "the English and all battles: the rule-of-thumb policy"},
+  };
+}
+
+}  // namespace sling
