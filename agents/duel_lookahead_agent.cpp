@@ -186,14 +186,7 @@ Action DuelLookaheadAgent::pick_among_ties(const duel::DuelState& state,
 
 DuelLookaheadOptions DuelLookaheadOptions::read(OptionReader& r) {
   DuelLookaheadOptions o;
-  o.pitch_cm = static_cast<int>(r.integer(
-      "value_pitch", 0, 0, 5,
-      "lattice pitch (cm) of the exact solution interpolated as the value (0 = one cm coarser "
-      "than the game's)"));
-  o.same_lattice = r.integer("same_lattice", 1, 0, 1,
-                             "use the game's own solution instead when the cache holds it (1) "
-                             "or never (0)") == 1;
-  o.refine = DuelRefineOptions::read(r, "");
+  o.values = DuelValueSource::read(r, "");
   o.background =
       r.integer("background", 0, 0, 1,
                 "with refine: when the refined values are not yet computed, play the interpolated "
@@ -235,7 +228,7 @@ AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& game,
   OptionReader reader(spec);
   const DuelLookaheadOptions o = DuelLookaheadOptions::read(reader);
   reader.finish();
-  const int pitch = o.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.pitch_cm;
+  const int pitch = o.values.pitch_cm == 0 ? duel::default_coarse_pitch(game) : o.values.pitch_cm;
   DuelExploitOptions exploit;
   if (o.exploit) {
     for (const duel::Side side : {duel::kDavid, duel::kGoliath}) {
@@ -248,23 +241,23 @@ AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& game,
     exploit.safety = o.safety;
   }
   const auto scope = duel::CoarseDuelValue::Scope::kCandidates;
-  const duel::RefinementRequest refine = o.refine.request();
+  const bool same_lattice = o.values.same_lattice;
+  const duel::RefinementRequest refine = o.values.refine.request();
   std::unique_ptr<DuelBackgroundValue> background;
   std::shared_ptr<const duel::CoarseDuelValue> value;
   if (o.background && refine.sweeps > 0 &&
-      !duel::coarse_value_is_ready(game, pitch, o.same_lattice, scope, refine)) {
-    value = duel::shared_coarse_value(game, pitch, o.same_lattice, scope);
-    background =
-        std::make_unique<DuelBackgroundValue>([game, pitch, same_lattice = o.same_lattice, scope,
-                                               refine](const std::function<bool()>& cancelled) {
+      !duel::coarse_value_is_ready(game, pitch, same_lattice, scope, refine)) {
+    value = duel::shared_coarse_value(game, pitch, same_lattice, scope);
+    background = std::make_unique<DuelBackgroundValue>(
+        [game, pitch, same_lattice, scope, refine](const std::function<bool()>& cancelled) {
           return duel::shared_coarse_value(game, pitch, same_lattice, scope, refine, cancelled);
         });
   } else {
-    value = duel::shared_coarse_value(game, pitch, o.same_lattice, scope, refine);
+    value = duel::shared_coarse_value(game, pitch, same_lattice, scope, refine);
   }
-  return std::make_unique<DuelLookaheadAgent>(std::move(value), pitch, o.same_lattice, o.refine,
-                                              o.background, std::move(background), o.tie_margin,
-                                              o.repetition_penalty, std::move(exploit));
+  return std::make_unique<DuelLookaheadAgent>(
+      std::move(value), pitch, same_lattice, o.values.refine, o.background, std::move(background),
+      o.tie_margin, o.repetition_penalty, std::move(exploit));
 }
 
 }  // namespace sling

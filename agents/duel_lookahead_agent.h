@@ -89,9 +89,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
 
 // Declares (and reads) the lookahead agent's options.
 struct DuelLookaheadOptions {
-  int pitch_cm = 0;
-  bool same_lattice = true;
-  DuelRefineOptions refine;
+  DuelValueSource values;
   bool background = false;
   double tie_margin = 0.02;
   double repetition_penalty = 0;

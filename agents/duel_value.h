@@ -27,8 +27,9 @@ struct DuelRefineOptions {
                  "sub-solution, then at most this many sweeps of the exact turn (0 = off; "
                  "computed once and cached: seconds at 2 cm, minutes at 1 cm)"));
     o.rise_tolerance = r.real("refine_tolerance", 0, 0, 0.01,
-                              prefix + "refine: stop raising a layer once no value rises by more "
-                                       "than this in a sweep (0 = every sweep runs)");
+                              prefix +
+                                  "refine: stop raising a layer once no value rises by more "
+                                  "than this in a sweep (0 = every sweep runs)");
     return o;
   }
   duel::RefinementRequest request() const { return {sweeps, rise_tolerance}; }
@@ -43,27 +44,33 @@ struct DuelRefineOptions {
   }
 };
 
+// Where the duel's values come from, for `lookahead` and `leaf=value` alike: the exact solution of
+// a coarser lattice, interpolated, or the game's own when cached; refined or not.
+struct DuelValueSource {
+  int pitch_cm = 0;          // of the coarse solution; 0 = one centimetre coarser than the game
+  bool same_lattice = true;  // use the game's own cached solution when there is one
+  DuelRefineOptions refine;  // refine the interpolated values first
+  static DuelValueSource read(OptionReader& r, const std::string& prefix) {
+    DuelValueSource o;
+    o.pitch_cm = static_cast<int>(
+        r.integer("value_pitch", 0, 0, 5,
+                  prefix + "lattice pitch (cm) of the exact solution interpolated as the value "
+                           "(0 = one cm coarser than the game's)"));
+    o.same_lattice = r.integer("same_lattice", 1, 0, 1,
+                               prefix +
+                                   "use the game's own solution instead when the cache "
+                                   "holds it (1) or never (0)") == 1;
+    o.refine = DuelRefineOptions::read(r, prefix);
+    return o;
+  }
+};
+
 template <>
 struct GameValue<duel::DuelGame> {
   static constexpr bool kAvailable = true;
   using Function = duel::CoarseDuelValue;
-  struct Options {
-    int pitch_cm = 0;          // of the coarse solution; 0 = one centimetre coarser than the game
-    bool same_lattice = true;  // use the game's own cached solution when there is one
-    DuelRefineOptions refine;  // refine the interpolated values first
-  };
-  static Options read(OptionReader& r) {
-    Options o;
-    o.pitch_cm = static_cast<int>(
-        r.integer("value_pitch", 0, 0, 5,
-                  "leaf=value: lattice pitch (cm) of the exact solution interpolated as the "
-                  "value (0 = one cm coarser than the game's)"));
-    o.same_lattice = r.integer("same_lattice", 1, 0, 1,
-                               "leaf=value: use the game's own solution instead when the cache "
-                               "holds it (1) or never (0)") == 1;
-    o.refine = DuelRefineOptions::read(r, "leaf=value: ");
-    return o;
-  }
+  using Options = DuelValueSource;
+  static Options read(OptionReader& r) { return DuelValueSource::read(r, "leaf=value: "); }
   static std::string spec(const Options& o) {
     return ",value_pitch=" + std::to_string(o.pitch_cm) +
            ",same_lattice=" + (o.same_lattice ? "1" : "0") + o.refine.spec();

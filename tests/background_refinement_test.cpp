@@ -19,16 +19,12 @@
 #include "solvers/duel/refinement.h"
 #include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solver.h"
+#include "tests/duel_positions.h"
 
 namespace sling {
 namespace {
 
-duel::DuelRules board16(int pitch_cm) {
-  duel::DuelRules r;
-  r.board_cm = 16;
-  r.pitch_cm = pitch_cm;
-  return r;
-}
+using duel_positions::board16;
 
 // A cache directory of the test's own, removed at the end.
 class OwnCache {

@@ -17,6 +17,14 @@ inline duel::DuelRules pitch3_without_god() {
   return r;
 }
 
+// The 16 cm board (small enough to solve in a second at 2 cm) at lattice pitch `pitch_cm`.
+inline duel::DuelRules board16(int pitch_cm) {
+  duel::DuelRules r;
+  r.board_cm = 16;
+  r.pitch_cm = pitch_cm;
+  return r;
+}
+
 // The game's start with David first (initiative 6 to 1): David declares, the figures 23.5 cm
 // apart, out of any shot and any charge.
 inline duel::DuelState david_declares(const duel::DuelGame& game) {

@@ -12,20 +12,16 @@
 #include "engine/core/io.h"
 #include "engine/duel/duel.h"
 #include "experiments/match.h"
-#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/refinement.h"
+#include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solver.h"
+#include "tests/duel_positions.h"
 #include "tests/run_sling.h"
 
 namespace sling {
 namespace {
 
-duel::DuelRules board16(int pitch_cm) {
-  duel::DuelRules r;
-  r.board_cm = 16;
-  r.pitch_cm = pitch_cm;
-  return r;
-}
+using duel_positions::board16;
 
 struct Lattices {
   duel::DuelGame fine{board16(2)};
@@ -102,7 +98,8 @@ TEST(DuelRefinement, GreedyDavidWinsAtLeastTheRefinedStartValue) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   disk_cache_settings.set_directory(dir);
-  const double bound = duel::cached_refined_values(l.fine, 4, duel::RefinementRequest{20, 0.0})->summary().start;
+  const double bound =
+      duel::cached_refined_values(l.fine, 4, duel::RefinementRequest{20, 0.0})->summary().start;
   const std::string exact_file = dir + "/exact.sol";
   l.exact->save(exact_file);
   MatchOptions games;
