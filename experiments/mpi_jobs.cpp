@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <tbb/task_arena.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -156,8 +157,13 @@ namespace {
 char g_stop_note[512];
 std::size_t g_stop_note_size = 0;
 
+// The launcher forwards a rank's output as it reads it, but once it has seen the rank exit it may
+// drop what it has not read yet: rank 0 stays a moment after its note (well within the second the
+// launcher allows before SIGKILL), so that the note reaches the terminal.
 extern "C" void stop_on_signal(int signal) {
   [[maybe_unused]] const ssize_t ignored = ::write(2, g_stop_note, g_stop_note_size);
+  const struct timespec drain { 0, 300'000'000 };
+  ::nanosleep(&drain, nullptr);
   ::_exit(128 + signal);
 }
 

@@ -49,7 +49,8 @@ std::string share_start(const std::string& error_at_root);
 // `on_result(job, bytes)` for each result as it arrives (in completion order).  Returns when every
 // job is done and every worker has been told to stop.  Collective with work_on_jobs.  When the
 // launcher stops rank 0 with SIGTERM or SIGINT meanwhile (it does so when another rank dies), rank
-// 0 writes `stop_note` to stderr and exits at once: what it has written so far stays intact.
+// 0 writes `stop_note` to stderr and exits 0.3 s later (so that the launcher forwards the note):
+// what it has written so far stays intact.
 void serve_jobs(const std::vector<std::int64_t>& jobs,
                 const std::function<void(std::int64_t job, std::string_view bytes)>& on_result,
                 const std::string& stop_note);
