@@ -248,10 +248,11 @@ AgentPtr<duel::DuelGame> make_duel_lookahead_agent(const duel::DuelGame& game,
   if (o.background && refine.sweeps > 0 &&
       !duel::coarse_value_is_ready(game, pitch, same_lattice, scope, refine)) {
     value = duel::shared_coarse_value(game, pitch, same_lattice, scope);
-    background = std::make_unique<DuelBackgroundValue>(
-        [game, pitch, same_lattice, scope, refine](const std::function<bool()>& cancelled) {
-          return duel::shared_coarse_value(game, pitch, same_lattice, scope, refine, cancelled);
-        });
+    background = std::make_unique<DuelBackgroundValue>([game, pitch, same_lattice, refine](
+                                                           const std::function<bool()>& cancelled) {
+      return duel::shared_coarse_value(
+          game, pitch, same_lattice, duel::CoarseDuelValue::Scope::kCandidates, refine, cancelled);
+    });
   } else {
     value = duel::shared_coarse_value(game, pitch, same_lattice, scope, refine);
   }
