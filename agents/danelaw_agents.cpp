@@ -141,13 +141,11 @@ AgentPtr<danelaw::DanelawGame> make_planner_agent(
 
 void GameAgents<danelaw::DanelawGame>::catalogue(const danelaw::DanelawGame&,
                                                  std::vector<AgentInfo>& out) {
-  const AgentSpec empty{};
-  OptionReader r(empty);
-  danelaw_agents::read_planner_options(r);
-  out.push_back({"planner",
-                 "samples whole movement plans and battle choices, plays each to the end of the "
-                 "half-turn and scores it with the learned value model",
-                 r.declared()});
+  out.push_back(describe_agent("planner",
+                               "samples whole movement plans and battle choices, plays each to "
+                               "the end of the half-turn and scores it with the learned value "
+                               "model",
+                               [](OptionReader& r) { danelaw_agents::read_planner_options(r); }));
 }
 
 AgentPtr<danelaw::DanelawGame> GameAgents<danelaw::DanelawGame>::make(

@@ -15,19 +15,15 @@ namespace sling {
 template <>
 struct GameAgents<duel::DuelGame> {
   static void catalogue(const duel::DuelGame&, std::vector<AgentInfo>& out) {
-    const AgentSpec empty{};
-    OptionReader r(empty);
-    DuelSolverOptions::read(r);
-    out.push_back({"solver",
-                   "optimal play from an exact solution file (under a turn cap, from the capped "
-                   "game solved on first use)",
-                   r.declared()});
-    OptionReader lookahead(empty);
-    DuelLookaheadOptions::read(lookahead);
-    out.push_back({"lookahead",
-                   "the best action by the exact rest of the turn, valued at the next turn by "
-                   "the exact solution of a coarser lattice (solved once, cached)",
-                   lookahead.declared()});
+    out.push_back(describe_agent("solver",
+                                 "optimal play from an exact solution file (under a turn cap, "
+                                 "from the capped game solved on first use)",
+                                 [](OptionReader& r) { DuelSolverOptions::read(r); }));
+    out.push_back(describe_agent("lookahead",
+                                 "the best action by the exact rest of the turn, valued at the "
+                                 "next turn by the exact solution of a coarser lattice (solved "
+                                 "once, cached)",
+                                 [](OptionReader& r) { DuelLookaheadOptions::read(r); }));
   }
   static AgentPtr<duel::DuelGame> make(const duel::DuelGame& game, const AgentSpec& spec) {
     if (spec.name == "solver") return make_duel_solver_agent(game, spec);

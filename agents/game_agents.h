@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "agents/agent.h"
@@ -26,6 +27,16 @@ struct AgentInfo {
   std::string help;
   std::vector<AgentOptionInfo> options;
 };
+
+// A catalogue entry whose options are the ones `read_options(OptionReader&)` declares, read from
+// `spec` (by default an empty one, so every option shows its default).
+template <class ReadOptions>
+AgentInfo describe_agent(std::string name, std::string help, ReadOptions&& read_options,
+                         const AgentSpec& spec = {}) {
+  OptionReader reader(spec);
+  read_options(reader);
+  return {std::move(name), std::move(help), reader.declared()};
+}
 
 template <Game G>
 struct GameAgents {

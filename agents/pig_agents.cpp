@@ -75,18 +75,10 @@ std::string read_solver_table(OptionReader& reader) {
 }  // namespace pig
 
 void GameAgents<pig::PigGame>::catalogue(const pig::PigGame&, std::vector<AgentInfo>& out) {
-  const AgentSpec empty{};
-  {
-    OptionReader r(empty);
-    pig::read_solver_table(r);
-    out.push_back({"solver", "the exact optimal policy (value iteration)", r.declared()});
-  }
-  {
-    OptionReader r(empty);
-    pig::read_hold_threshold(r);
-    out.push_back(
-        {"hold", "hold at a turn total of N or at the goal; written hold:N", r.declared()});
-  }
+  out.push_back(describe_agent("solver", "the exact optimal policy (value iteration)",
+                               [](OptionReader& r) { pig::read_solver_table(r); }));
+  out.push_back(describe_agent("hold", "hold at a turn total of N or at the goal; written hold:N",
+                               [](OptionReader& r) { pig::read_hold_threshold(r); }));
 }
 
 AgentPtr<pig::PigGame> GameAgents<pig::PigGame>::make(const pig::PigGame& game,

@@ -29,38 +29,27 @@ namespace sling {
 // The agents available for game G, in display order.
 template <Game G>
 std::vector<AgentInfo> agent_catalogue(const G& game) {
-  const AgentSpec empty{};
   std::vector<AgentInfo> out;
   out.push_back({"random", "a uniformly random legal action", {}});
   if constexpr (HasHeuristicPolicy<G>) {
-    OptionReader r(empty);
-    read_heuristic_options(r);
-    out.push_back({"heuristic", "the game's rule-based policy", r.declared()});
+    out.push_back(describe_agent("heuristic", "the game's rule-based policy",
+                                 [](OptionReader& r) { read_heuristic_options(r); }));
   }
-  {
-    OptionReader r(empty);
-    read_expectimax_options<G>(r);
-    out.push_back({"expectimax",
-                   "depth-limited expectiminimax with Star1/Star2 pruning, iterative deepening "
-                   "and a transposition table",
-                   r.declared()});
-  }
-  {
-    OptionReader r(empty);
-    read_mcts_options<G>(r);
-    out.push_back({"mcts",
-                   "Monte Carlo tree search with explicit chance nodes, UCT and progressive "
-                   "widening",
-                   r.declared()});
-  }
+  out.push_back(describe_agent("expectimax",
+                               "depth-limited expectiminimax with Star1/Star2 pruning, iterative "
+                               "deepening and a transposition table",
+                               [](OptionReader& r) { read_expectimax_options<G>(r); }));
+  out.push_back(describe_agent(
+      "mcts", "Monte Carlo tree search with explicit chance nodes, UCT and progressive widening",
+      [](OptionReader& r) { read_mcts_options<G>(r); }));
   GameAgents<G>::catalogue(game, out);
   if constexpr (SerializableState<typename G::State>) {
-    OptionReader r(AgentSpec{"external", {{"cmd", "program"}}});
-    read_external_options(r);
-    out.push_back({"external",
-                   "an agent program of your own, in any language, speaking the agent protocol "
-                   "on stdin/stdout (docs/protocol.md)",
-                   r.declared()});
+    out.push_back(describe_agent(
+        "external",
+        "an agent program of your own, in any language, speaking the "
+        "agent protocol on stdin/stdout (docs/protocol.md)",
+        [](OptionReader& r) { read_external_options(r); },
+        AgentSpec{"external", {{"cmd", "program"}}}));
   }
   return out;
 }

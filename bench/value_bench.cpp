@@ -94,12 +94,14 @@ void BM_DuelLookaheadDecision(benchmark::State& st) {
 }
 BENCHMARK(BM_DuelLookaheadDecision)->Unit(benchmark::kMillisecond);
 
-// Refining the pitch-5 values on the 3 cm lattice (settling, then Arg sweeps a layer), two
-// threads; items = declare states of the lattice.
+// Refining the pitch-5 values on the 3 cm lattice (settling, then the first Arg sweeps a layer)
+// on the second Arg's threads; items = declare states of the lattice.  The speed-up from one
+// thread to two is the refinement's scaling on this machine (docs/strength.md).
 void BM_DuelRefinement(benchmark::State& st) {
   const CoarseDuelValue& value = pitch3_value();
   RefinementOptions options;
   options.sweeps = static_cast<int>(st.range(0));
+  options.threads = static_cast<int>(st.range(1));
   std::size_t states = 0;
   for (auto _ : st) {
     const DuelSolution refined = refine_interpolated_values(value, options);
@@ -108,7 +110,12 @@ void BM_DuelRefinement(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations() * static_cast<std::int64_t>(states));
 }
-BENCHMARK(BM_DuelRefinement)->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DuelRefinement)
+    ->Args({0, 2})
+    ->Args({100, 1})
+    ->Args({100, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace sling::duel

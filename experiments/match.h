@@ -197,7 +197,8 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
           }
           counter.finished(played.winner);
         },
-        "match: stopped by a signal (an MPI rank died or the job was cancelled)\n");
+        mpi::StopNote{"match: stopped by a signal (an MPI rank died or the job was cancelled)\n",
+                      ""});
   } catch (const std::exception& e) {
     std::cerr << "match: " << e.what() << "; stopping every MPI rank" << std::endl;
     mpi::abort_all(1);
@@ -238,8 +239,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     } catch (const std::exception& e) {
       error = e.what();
     }
-    match_detail::play_on_ranks(game, specs, options, outcomes, error,
-                                luck ? &*luck : nullptr);
+    match_detail::play_on_ranks(game, specs, options, outcomes, error, luck ? &*luck : nullptr);
     if (mpi::rank() != 0) {
       MatchResult none;  // (a named value: GCC 12 fails on a braced temporary here)
       return none;
@@ -259,9 +259,9 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     arena.execute([&] {
       tbb::parallel_for(0, options.games, [&](int index) {
         Players& players = workers.local();
-        GameResult played = play_game(game, *players.agents[0], *players.agents[1],
-                                      match_game_seed(options.seed, index), options.max_plies,
-                                      options.turn_limit);
+        GameResult played =
+            play_game(game, *players.agents[0], *players.agents[1],
+                      match_game_seed(options.seed, index), options.max_plies, options.turn_limit);
         played.record.agents = {specs[0], specs[1]};
         outcomes[static_cast<std::size_t>(index)] = match_detail::outcome_of(played);
         if (luck) outcomes[static_cast<std::size_t>(index)].luck = luck->luck(played.record);

@@ -1,5 +1,6 @@
 #include "experiments/mpi_jobs.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <tbb/task_arena.h>
 #include <time.h>
@@ -153,38 +154,49 @@ std::string share_start(const std::string& error_at_root) {
 
 namespace {
 
-// What rank 0 says when the launcher stops it; read by the signal handler, so a fixed buffer.
-char g_stop_note[512];
-std::size_t g_stop_note_size = 0;
+// What rank 0 says when the launcher stops it; read by the signal handler, so fixed buffers.
+char g_stop_text[512];
+std::size_t g_stop_text_size = 0;
+char g_stop_file[4096];
 
-// The launcher forwards a rank's output as it reads it, but once it has seen the rank exit it may
-// drop what it has not read yet: rank 0 stays a moment after its note (well within the second the
-// launcher allows before SIGKILL), so that the note reaches the terminal.
+// open, write, close and nanosleep are async-signal-safe.  The launcher forwards a rank's output
+// as it reads it, but once it has seen the rank exit it may drop what it has not read yet: rank 0
+// stays a moment after its note (well within the second the launcher allows before SIGKILL).
 extern "C" void stop_on_signal(int signal) {
-  [[maybe_unused]] const ssize_t ignored = ::write(2, g_stop_note, g_stop_note_size);
+  if (g_stop_file[0] != '\0') {
+    const int fd = ::open(g_stop_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      [[maybe_unused]] const ssize_t written = ::write(fd, g_stop_text, g_stop_text_size);
+      ::close(fd);
+    }
+  }
+  [[maybe_unused]] const ssize_t ignored = ::write(2, g_stop_text, g_stop_text_size);
   const struct timespec drain { 0, 300'000'000 };
   ::nanosleep(&drain, nullptr);
   ::_exit(128 + signal);
 }
 
 // Installs stop_on_signal for SIGTERM and SIGINT while it lives.
-class StopNote {
+class StopNoteOnSignal {
  public:
-  explicit StopNote(const std::string& note) {
-    g_stop_note_size = std::min(note.size(), sizeof g_stop_note);
-    std::memcpy(g_stop_note, note.data(), g_stop_note_size);
+  explicit StopNoteOnSignal(const StopNote& note) {
+    g_stop_text_size = std::min(note.text.size(), sizeof g_stop_text);
+    std::memcpy(g_stop_text, note.text.data(), g_stop_text_size);
+    const std::size_t file_size = std::min(note.file.size(), sizeof g_stop_file - 1);
+    std::memcpy(g_stop_file, note.file.data(), file_size);
+    g_stop_file[file_size] = '\0';
     struct sigaction action {};
     action.sa_handler = stop_on_signal;
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGTERM, &action, &previous_term_);
     ::sigaction(SIGINT, &action, &previous_int_);
   }
-  ~StopNote() {
+  ~StopNoteOnSignal() {
     ::sigaction(SIGTERM, &previous_term_, nullptr);
     ::sigaction(SIGINT, &previous_int_, nullptr);
   }
-  StopNote(const StopNote&) = delete;
-  StopNote& operator=(const StopNote&) = delete;
+  StopNoteOnSignal(const StopNoteOnSignal&) = delete;
+  StopNoteOnSignal& operator=(const StopNoteOnSignal&) = delete;
 
  private:
   struct sigaction previous_term_ {};
@@ -195,8 +207,8 @@ class StopNote {
 
 void serve_jobs(const std::vector<std::int64_t>& jobs,
                 const std::function<void(std::int64_t, std::string_view)>& on_result,
-                const std::string& stop_note) {
-  const StopNote note(stop_note);
+                const StopNote& stop_note) {
+  const StopNoteOnSignal note(stop_note);
   boost::mpi::communicator& comm = world();
   int my_slots = 0;
   std::vector<int> slots;
@@ -351,7 +363,7 @@ std::string share_start(const std::string& error_at_root) {
 }
 
 void serve_jobs(const std::vector<std::int64_t>&,
-                const std::function<void(std::int64_t, std::string_view)>&, const std::string&) {
+                const std::function<void(std::int64_t, std::string_view)>&, const StopNote&) {
   throw SlingError("this sling was built without MPI");
 }
 

@@ -45,15 +45,22 @@ void require_same_run(const std::string& description, const std::string& local_e
 // reason why not; every rank gets rank 0's text back.
 std::string share_start(const std::string& error_at_root);
 
+// What rank 0 says when the launcher stops it.  The note goes to stderr, and to `file` when that is
+// not empty: a launcher that is aborting a job may drop a rank's last output instead of forwarding
+// it, so a run with an output directory also leaves the note there, where it cannot be lost.
+struct StopNote {
+  std::string text;
+  std::string file;
+};
+
 // Rank 0: hands out `jobs` in order, one at a time, to the workers as they ask, and calls
 // `on_result(job, bytes)` for each result as it arrives (in completion order).  Returns when every
 // job is done and every worker has been told to stop.  Collective with work_on_jobs.  When the
 // launcher stops rank 0 with SIGTERM or SIGINT meanwhile (it does so when another rank dies), rank
-// 0 writes `stop_note` to stderr and exits 0.3 s later (so that the launcher forwards the note):
-// what it has written so far stays intact.
+// 0 writes the stop note and exits: what it has written so far stays intact.
 void serve_jobs(const std::vector<std::int64_t>& jobs,
                 const std::function<void(std::int64_t job, std::string_view bytes)>& on_result,
-                const std::string& stop_note);
+                const StopNote& stop_note);
 
 // Ranks 1..N-1: asks rank 0 for jobs and runs up to `slots` at a time on TBB threads, sending back
 // what `run_job(job)` returns; returns when rank 0 has no job left.  `run_job` must not throw (a

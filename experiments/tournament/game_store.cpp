@@ -312,6 +312,7 @@ std::vector<GameRow> TournamentStore::finish() {
     }
     write_file_atomic(records_path, sorted);
   }
+  fs::remove(dir / kStopNoteFile);
   return rows_;
 }
 

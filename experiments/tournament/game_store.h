@@ -82,7 +82,8 @@ std::string record_line(std::int64_t game_id, const GameRecord& record);
 // Reads game `game_id`'s record from a tournament directory; throws FileFormatError if absent.
 GameRecord load_tournament_record(const std::string& out_dir, std::int64_t game_id);
 // Every record of a tournament directory, by game id; throws FileFormatError on a malformed line.
-std::vector<std::pair<std::int64_t, GameRecord>> load_tournament_records(const std::string& out_dir);
+std::vector<std::pair<std::int64_t, GameRecord>> load_tournament_records(
+    const std::string& out_dir);
 
 // The lines of records.jsonl by game id.  A last line without its line break was cut off by an
 // interruption and is ignored; any other malformed line is reported by number.
@@ -94,6 +95,10 @@ RecordLines split_record_lines(std::string_view text, std::int64_t total_games,
                                const std::string& path);
 
 class TournamentProgress;
+
+// The note an MPI run leaves in its output directory when the launcher stops it; the run that
+// finishes the tournament removes it.
+inline constexpr const char* kStopNoteFile = "stopped.txt";
 
 // The output directory: creation, configuration check, recovery of finished games, and the
 // thread-safe appends.  Non-template, so the game-specific runner (tournament.h) stays small.

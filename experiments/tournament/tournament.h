@@ -116,7 +116,6 @@ TournamentReport finish_report(const G& game, const TournamentConfig& config,
   return report;
 }
 
-
 // Plays the pending games on `threads` threads of this process.
 template <Game G>
 void play_on_threads(const G& game, const TournamentConfig& config, const AgentFactory<G>& factory,
@@ -199,9 +198,10 @@ TournamentReport run_on_ranks(const G& game, const TournamentConfig& config,
           store->save(row, result.record, result.seconds);
           if (!row.error.empty()) store->log_error(row);
         },
-        "tournament: stopped by a signal (an MPI rank died or the job was cancelled); the files "
-        "in '" +
-            options.out_dir + "' are intact: run again with --resume to continue\n");
+        mpi::StopNote{"tournament: stopped by a signal (an MPI rank died or the job was "
+                      "cancelled); the files in '" +
+                          options.out_dir + "' are intact: run again with --resume to continue\n",
+                      (std::filesystem::path(options.out_dir) / kStopNoteFile).string()});
   } catch (const std::exception& e) {
     // The other ranks are waiting for work that will not come: stop them all.
     log << "tournament: " << e.what() << "; stopping every MPI rank (the files in '"

@@ -91,10 +91,8 @@ CappedSummary summary_before_solving(const DuelGame& game, const LatticeTables& 
   summary.threads = options.threads;
   summary.layers = static_cast<int>(layers.size());
   summary.keyframe_every = std::max(1, options.keyframe_every);
-  summary.canonical_states = lattice.canonical_pairs.size() * DuelIndex::kSlots * layers.size();
-  std::uint64_t valid = 0;
-  for (std::uint8_t v : lattice.valid) valid += v;
-  summary.states = valid * DuelIndex::kSlots * layers.size();
+  summary.canonical_states = lattice.canonical_declare_states(layers.size());
+  summary.states = lattice.declare_states(layers.size());
   if (options.log) {
     options.log("capped duel solver: " + std::to_string(summary.states) + " declare states (" +
                 std::to_string(summary.canonical_states) + " after symmetry), " +

@@ -52,6 +52,17 @@ struct LatticeTables {
            kPosition[static_cast<std::size_t>(slot)];
   }
 
+  // How many declare states `layers` layers of the index hold: over every valid pair, and over the
+  // canonical pairs only (what the solvers sweep after the left-right symmetry).
+  std::uint64_t declare_states(std::size_t layers) const {
+    std::uint64_t valid_pairs = 0;
+    for (std::uint8_t v : valid) valid_pairs += v;
+    return valid_pairs * DuelIndex::kSlots * layers;
+  }
+  std::uint64_t canonical_declare_states(std::size_t layers) const {
+    return canonical_pairs.size() * DuelIndex::kSlots * layers;
+  }
+
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step (the offset lists already
   // bound the step): the engine's own test.
   bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy,

@@ -92,10 +92,8 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   std::vector<int> layers = {0, 1, 2};
   if (god) layers.insert(layers.end(), {3, 4, 5});
   summary.layers = static_cast<int>(layers.size());
-  summary.canonical_states = lattice.canonical_pairs.size() * DuelIndex::kSlots * layers.size();
-  std::uint64_t valid = 0;
-  for (std::uint8_t v : lattice.valid) valid += v;
-  summary.states = valid * DuelIndex::kSlots * layers.size();
+  summary.canonical_states = lattice.canonical_declare_states(layers.size());
+  summary.states = lattice.declare_states(layers.size());
   if (options.log) {
     options.log("duel solver: " + std::to_string(summary.states) + " declare states (" +
                 std::to_string(summary.canonical_states) + " after symmetry), " +
