@@ -32,15 +32,8 @@ std::shared_ptr<const PigSolution> solved(int goal) {
 double first_player_value(const PigGame& game, const PigSolution& solution, const PigState& s) {
   if (game.is_terminal(s)) return game.returns(s)[0] > 0 ? 1.0 : 0.0;
   if (game.current_player(s) == kChancePlayer) {
-    ChanceList<PigGame> outcomes;
-    game.chance_outcomes(s, outcomes);
-    double value = 0;
-    for (const ChanceOutcome& o : outcomes) {
-      PigState next = s;
-      game.apply_chance(next, o.outcome);
-      value += o.probability * first_player_value(game, solution, next);
-    }
-    return value;
+    return chance_expectation(
+        game, s, [&](const PigState& next) { return first_player_value(game, solution, next); });
   }
   const int me = s.to_move;
   const double mover = solution.win_probability(s.scores[me], s.scores[1 - me], s.turn_total);

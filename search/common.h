@@ -13,27 +13,15 @@
 
 namespace sling::search {
 
-// A game may apply decisions and chance outcomes without legality checks (the search only applies
-// actions the game listed).
-template <class G>
-concept HasUncheckedApply = Game<G> && requires(const G& g, typename G::State& s, Action a) {
-  { g.apply_unchecked(s, a) } -> std::same_as<void>;
-};
-
 // A game may draw a chance outcome without listing them all.
 template <class G>
 concept HasChanceSampler = Game<G> && requires(const G& g, const typename G::State& s, Rng& rng) {
   { g.sample_chance_outcome(s, rng) } -> std::same_as<Action>;
 };
 
-template <Game G>
-inline void apply_fast(const G& game, typename G::State& state, Action action) {
-  if constexpr (HasUncheckedApply<G>) {
-    game.apply_unchecked(state, action);
-  } else {
-    apply_any(game, state, action);
-  }
-}
+// The fast apply lives with the game interface (engine/core/game.h); searches name it here.
+using ::sling::apply_fast;
+using ::sling::HasUncheckedApply;
 
 template <Game G>
 inline Action draw_chance(const G& game, const typename G::State& state, Rng& rng) {

@@ -63,15 +63,8 @@ double probability(const DuelGame& game, const DuelState& s, const StatePredicat
                    const std::function<Action(const DuelState&)>& policy = nullptr) {
   if (stop(s)) return event(s) ? 1.0 : 0.0;
   if (game.current_player(s) == kChancePlayer) {
-    ChanceList<DuelGame> outcomes;
-    game.chance_outcomes(s, outcomes);
-    double total = 0;
-    for (const auto& o : outcomes) {
-      DuelState t = s;
-      game.apply_chance(t, o.outcome);
-      total += o.probability * probability(game, t, stop, event, policy);
-    }
-    return total;
+    return chance_expectation(
+        game, s, [&](const DuelState& t) { return probability(game, t, stop, event, policy); });
   }
   DuelState t = s;
   Action a;

@@ -88,6 +88,37 @@ void apply_any(const G& game, typename G::State& state, Action action) {
   }
 }
 
+// A game may apply decisions and chance outcomes without legality checks (for the searches and
+// solvers, which only apply actions the game listed).
+template <class G>
+concept HasUncheckedApply = Game<G> && requires(const G& g, typename G::State& s, Action a) {
+  { g.apply_unchecked(s, a) } -> std::same_as<void>;
+};
+
+// Applies an action the game listed itself: without the legality check where the game offers that.
+template <Game G>
+inline void apply_fast(const G& game, typename G::State& state, Action action) {
+  if constexpr (HasUncheckedApply<G>) {
+    game.apply_unchecked(state, action);
+  } else {
+    apply_any(game, state, action);
+  }
+}
+
+// The expectation of `value_of(next)` over the chance outcomes of `state`, a chance node.
+template <Game G, class ValueOf>
+double chance_expectation(const G& game, const typename G::State& state, ValueOf&& value_of) {
+  ChanceList<G> outcomes;
+  game.chance_outcomes(state, outcomes);
+  double expectation = 0;
+  for (const ChanceOutcome& o : outcomes) {
+    typename G::State next = state;
+    apply_fast(game, next, o.outcome);
+    expectation += o.probability * value_of(static_cast<const typename G::State&>(next));
+  }
+  return expectation;
+}
+
 // Draws a chance outcome by its probability.
 template <Game G>
 Action sample_chance(const G& game, const typename G::State& state, Rng& rng) {
@@ -185,8 +216,9 @@ concept HasRepetition = Game<G> && requires(const G& g, const typename G::State&
   { g.turn_repetition_key(s) } -> std::same_as<std::uint64_t>;
 };
 
-// A game that can be played to a turn limit: `with_turn_limit(n)` is a copy of the game, same rules,
-// whose games are drawn when turn n + 1 would begin (engine/core/game_limit.h says who uses it).
+// A game that can be played to a turn limit: `with_turn_limit(n)` is a copy of the game, same
+// rules, whose games are drawn when turn n + 1 would begin (engine/core/game_limit.h says who uses
+// it).
 template <class G>
 concept HasTurnLimit = Game<G> && requires(const G& g, int turns) {
   { g.with_turn_limit(turns) } -> std::same_as<G>;

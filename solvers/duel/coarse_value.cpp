@@ -164,15 +164,9 @@ double CoarseDuelValue::turn_value(const DuelState& s, bool root, Scope scope, i
   if (depth >= kMaxTurnPlies) return (game_.evaluate(s) + 1) / 2;
   const Player player = game_.current_player(s);
   if (player == kChancePlayer) {
-    ChanceList<DuelGame> outcomes;
-    game_.chance_outcomes(s, outcomes);
-    double expectation = 0;
-    for (const ChanceOutcome& o : outcomes) {
-      DuelState child = s;
-      game_.apply_unchecked(child, o.outcome);
-      expectation += o.probability * turn_value(child, false, scope, depth + 1, memo);
-    }
-    return expectation;
+    return chance_expectation(game_, s, [&](const DuelState& child) {
+      return turn_value(child, false, scope, depth + 1, memo);
+    });
   }
   const bool remembered = s.phase == Phase::kDestination;
   if (remembered) {

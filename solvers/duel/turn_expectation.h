@@ -39,13 +39,7 @@ double expectation_over_turn(const DuelGame& game, const DuelState& root_state, 
     }
     double result = 0;
     if (s.phase == Phase::kRoll) {
-      ChanceList<DuelGame> outcomes;
-      game.chance_outcomes(s, outcomes);
-      for (const ChanceOutcome& o : outcomes) {
-        DuelState t = s;
-        game.apply_chance(t, o.outcome);
-        result += o.probability * value_of(t, false);
-      }
+      result = chance_expectation(game, s, [&](const DuelState& t) { return value_of(t, false); });
     } else {
       ActionList<DuelGame> actions;
       game.legal_actions(s, actions);
