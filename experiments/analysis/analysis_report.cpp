@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/core/errors.h"
+#include "experiments/analysis/json_fields.h"
 
 namespace sling {
 
@@ -23,7 +24,9 @@ std::string fixed(double value, int digits) {
 }
 
 // Win probability as a percentage, and a change of it in points (signed).
-std::string percent(double p) { return fixed(100 * p, 1) + " %"; }
+std::string percent(double p) {
+  return fixed(100 * p, 1) + " %";
+}
 std::string points(double change) {
   return (change >= 0 ? "+" : "") + fixed(100 * change, 1) + " points";
 }
@@ -69,9 +72,8 @@ std::string ply_line(const GameAnalysis& a, const PlyAnalysis& p) {
   out << "  ply " << p.ply;
   if (p.turn > 0) out << ", turn " << p.turn;
   if (p.side < 0) {
-    out << ": dice " << p.text << "  luck for " << capitalised(a.sides[0]) << " "
-        << points(p.luck) << " (" << percent(p.expected) << " expected, " << percent(p.after)
-        << " after)";
+    out << ": dice " << p.text << "  luck for " << capitalised(a.sides[0]) << " " << points(p.luck)
+        << " (" << percent(p.expected) << " expected, " << percent(p.after) << " after)";
   } else {
     out << ": " << capitalised(a.sides[static_cast<std::size_t>(p.side)]) << " " << p.text;
     if (p.alternatives > 1) {
@@ -94,9 +96,8 @@ std::string analysis_text(const GameAnalysis& a, bool every_ply) {
   std::ostringstream out;
   // The plain answer first: who lost to the dice and who to their own decisions.
   const int luckier = a.totals[0].luck >= 0 ? 0 : 1;
-  out << capitalised(a.game) << ": " << who(a, 0) << " against " << who(a, 1) << ", seed "
-      << a.seed << ", " << a.plies.size() << " plies; " << (a.finished ? a.end_reason : "not over")
-      << ".\n";
+  out << capitalised(a.game) << ": " << who(a, 0) << " against " << who(a, 1) << ", seed " << a.seed
+      << ", " << a.plies.size() << " plies; " << (a.finished ? a.end_reason : "not over") << ".\n";
   out << capitalised(a.sides[0]) << " started at " << percent(a.start) << " and "
       << result_word(a.totals[0].result) << "; the dice gave "
       << capitalised(a.sides[static_cast<std::size_t>(luckier)]) << " "
@@ -130,32 +131,47 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-void key(Writer& w, const char* name) { w.Key(name); }
-void string(Writer& w, const std::string& text) {
-  w.String(text.c_str(), static_cast<rapidjson::SizeType>(text.size()));
-}
-
 void write_totals(Writer& w, const SideTotals& t) {
   w.StartObject();
-  key(w, "decisions");
-  w.Int(t.decisions);
-  key(w, "errors");
+  write_field(w, "decisions", t.decisions);
+  write_json_key(w, "errors");
   w.StartObject();
-  for (std::size_t c = 1; c < 4; ++c) {
-    key(w, kErrorClassNames[c]);
-    w.Int(t.by_class[c]);
-  }
+  for (std::size_t c = 1; c < 4; ++c) write_field(w, kErrorClassNames[c], t.by_class[c]);
   w.EndObject();
-  key(w, "total_loss");
-  w.Double(t.total_loss);
-  key(w, "mean_loss");
-  w.Double(t.mean_loss());
-  key(w, "luck");
-  w.Double(t.luck);
-  key(w, "result");
-  w.Double(t.result);
-  key(w, "adjusted_result");
-  w.Double(t.adjusted);
+  write_field(w, "total_loss", t.total_loss);
+  write_field(w, "mean_loss", t.mean_loss());
+  write_field(w, "luck", t.luck);
+  write_field(w, "result", t.result);
+  write_field(w, "adjusted_result", t.adjusted);
+  w.EndObject();
+}
+
+// A decision rated against the best action: both values, the loss between them and its class.
+void write_rating(Writer& w, const PlyAnalysis& p) {
+  write_field(w, "chosen", p.chosen);
+  write_field(w, "best", p.best);
+  write_field(w, "loss", p.loss);
+  write_field(w, "best_action", p.best_action);
+  write_field(w, "best_text", p.best_text);
+  write_field(w, "error", kErrorClassNames[static_cast<std::size_t>(p.error)]);
+}
+
+void write_ply(Writer& w, const PlyAnalysis& p) {
+  w.StartObject();
+  write_field(w, "ply", p.ply);
+  write_field(w, "side", p.side);
+  if (p.turn > 0) write_field(w, "turn", p.turn);
+  write_field(w, "action", p.action);
+  write_field(w, "text", p.text);
+  write_field(w, "before", p.before);
+  write_field(w, "after", p.after);
+  if (p.side < 0) {
+    write_field(w, "expected", p.expected);
+    write_field(w, "luck", p.luck);
+  } else {
+    write_field(w, "alternatives", p.alternatives);
+    write_rating(w, p);
+  }
   w.EndObject();
 }
 
@@ -166,83 +182,32 @@ std::string analysis_json(const GameAnalysis& a) {
   Writer w(buffer);
   w.SetIndent(' ', 2);
   w.StartObject();
-  key(w, "game");
-  string(w, a.game);
-  key(w, "seed");
-  w.Uint64(a.seed);
-  key(w, "values");
+  write_field(w, "game", a.game);
+  write_field(w, "seed", a.seed);
+  write_json_key(w, "values");
   w.StartObject();
-  key(w, "source");
-  string(w, a.source);
-  key(w, "exact");
-  w.Bool(a.exact);
+  write_field(w, "source", a.source);
+  write_field(w, "exact", a.exact);
   w.EndObject();
-  key(w, "sides");
+  write_json_key(w, "sides");
   w.StartArray();
   for (std::size_t side = 0; side < 2; ++side) {
     w.StartObject();
-    key(w, "side");
-    string(w, a.sides[side]);
-    key(w, "player");
-    string(w, a.players[side]);
-    key(w, "totals");
+    write_field(w, "side", a.sides[side]);
+    write_field(w, "player", a.players[side]);
+    write_json_key(w, "totals");
     write_totals(w, a.totals[side]);
     w.EndObject();
   }
   w.EndArray();
-  key(w, "start");
-  w.Double(a.start);
-  key(w, "result");
-  w.Double(a.result);
-  key(w, "finished");
-  w.Bool(a.finished);
-  key(w, "end_reason");
-  string(w, a.end_reason);
-  key(w, "drift");
-  w.Double(a.drift);
-  key(w, "plies");
+  write_field(w, "start", a.start);
+  write_field(w, "result", a.result);
+  write_field(w, "finished", a.finished);
+  write_field(w, "end_reason", a.end_reason);
+  write_field(w, "drift", a.drift);
+  write_json_key(w, "plies");
   w.StartArray();
-  for (const PlyAnalysis& p : a.plies) {
-    w.StartObject();
-    key(w, "ply");
-    w.Int(p.ply);
-    key(w, "side");
-    w.Int(p.side);
-    if (p.turn > 0) {
-      key(w, "turn");
-      w.Int(p.turn);
-    }
-    key(w, "action");
-    w.Uint(p.action);
-    key(w, "text");
-    string(w, p.text);
-    key(w, "before");
-    w.Double(p.before);
-    key(w, "after");
-    w.Double(p.after);
-    if (p.side < 0) {
-      key(w, "expected");
-      w.Double(p.expected);
-      key(w, "luck");
-      w.Double(p.luck);
-    } else {
-      key(w, "alternatives");
-      w.Int(p.alternatives);
-      key(w, "chosen");
-      w.Double(p.chosen);
-      key(w, "best");
-      w.Double(p.best);
-      key(w, "loss");
-      w.Double(p.loss);
-      key(w, "best_action");
-      w.Uint(p.best_action);
-      key(w, "best_text");
-      string(w, p.best_text);
-      key(w, "error");
-      string(w, kErrorClassNames[static_cast<std::size_t>(p.error)]);
-    }
-    w.EndObject();
-  }
+  for (const PlyAnalysis& p : a.plies) write_ply(w, p);
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
@@ -267,8 +232,8 @@ std::string analysis_svg(const GameAnalysis& a) {
     const double y = y_of(tick / 4.0);
     out << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << y << "\" y2=\""
         << y << "\" stroke=\"" << (tick == 2 ? "#999" : "#ddd") << "\"/>\n"
-        << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">"
-        << tick * 25 << " %</text>\n";
+        << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << tick * 25
+        << " %</text>\n";
   }
   const double step = std::max(1.0, std::pow(10.0, std::floor(std::log10(n / 2))));
   for (double ply = 0; ply <= n; ply += step) {
@@ -374,19 +339,15 @@ std::string players_json(const std::vector<PlayerSummary>& players, const std::s
   Writer w(buffer);
   w.SetIndent(' ', 2);
   w.StartObject();
-  key(w, "values");
-  string(w, source);
-  key(w, "players");
+  write_field(w, "values", source);
+  write_json_key(w, "players");
   w.StartArray();
   for (const PlayerSummary& p : players) {
     w.StartObject();
-    key(w, "player");
-    string(w, p.player);
-    key(w, "games");
-    w.Int(p.games);
-    key(w, "expected_score");
-    w.Double(p.expected);
-    key(w, "totals");
+    write_field(w, "player", p.player);
+    write_field(w, "games", p.games);
+    write_field(w, "expected_score", p.expected);
+    write_json_key(w, "totals");
     write_totals(w, p.totals);
     w.EndObject();
   }

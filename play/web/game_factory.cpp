@@ -10,6 +10,7 @@
 #include "agents/spec.h"
 #include "engine/core/errors.h"
 #include "engine/games.h"
+#include "experiments/analysis/json_fields.h"
 #include "play/web/danelaw_web.h"
 #include "play/web/duel_web.h"
 #include "play/web/web_game.h"
@@ -144,8 +145,7 @@ namespace {
 template <class G>
 void write_game_info(JsonWriter& out, const G& game) {
   out.StartObject();
-  write_key(out, "name");
-  write_string(out, game.info().name);
+  write_field(out, "name", game.info().name);
   write_key(out, "sides");
   out.StartArray();
   for (const auto& side : game.info().sides) write_string(out, play::display_name(side));
@@ -155,22 +155,18 @@ void write_game_info(JsonWriter& out, const G& game) {
   for (const AgentInfo& agent : agent_catalogue(game)) {
     if (agent.name == "external") continue;  // offered only by name (--agent NAME=SPEC)
     out.StartObject();
-    write_key(out, "name");
-    write_string(out, agent.name);
-    write_key(out, "help");
-    write_string(out, agent.help);
+    write_field(out, "name", agent.name);
+    write_field(out, "help", agent.help);
     out.EndObject();
   }
   out.EndArray();
   write_key(out, "presets");
   out.StartObject();
   for (const char* preset : {"easy", "normal", "strong"}) {
-    write_key(out, preset);
-    write_string(out, play::resolve_preset(game, preset));
+    write_field(out, preset, play::resolve_preset(game, preset));
   }
   out.EndObject();
-  write_key(out, "rules");
-  write_string(out, game.rules_json());
+  write_field(out, "rules", game.rules_json());
   out.EndObject();
 }
 
@@ -191,20 +187,15 @@ std::string info_json(bool has_solution, const std::map<std::string, std::string
     for (const std::string& map : WebTraits<G>::built_in_maps()) write_string(out, map);
   });
   out.EndArray();
-  write_key(out, "duel_solution");
-  out.Bool(has_solution);
-  write_key(out, "god_prompt");
-  write_string(out, god_prompt);
-  write_key(out, "idle_minutes");
-  out.Int64(idle_timeout.count() / 60);
+  write_field(out, "duel_solution", has_solution);
+  write_field(out, "god_prompt", god_prompt);
+  write_field(out, "idle_minutes", idle_timeout.count() / 60);
   write_key(out, "named_agents");
   out.StartArray();
   for (const auto& [name, spec] : named_agents) {
     out.StartObject();
-    write_key(out, "name");
-    write_string(out, name);
-    write_key(out, "spec");
-    write_string(out, spec);
+    write_field(out, "name", name);
+    write_field(out, "spec", spec);
     out.EndObject();
   }
   out.EndArray();
@@ -247,14 +238,10 @@ std::string records_list_json(const std::string& records_jsonl) {
   for_each_record(records_jsonl, [&](std::int64_t id, const rapidjson::Value& value) {
     const GameRecord record = record_from_text(json_detail::to_text(value));
     out.StartObject();
-    write_key(out, "game_id");
-    out.Int64(id);
-    write_key(out, "game");
-    write_string(out, record.game);
-    write_key(out, "plies");
-    out.Uint64(record.history.size());
-    write_key(out, "seed");
-    write_string(out, std::to_string(record.seed));
+    write_field(out, "game_id", id);
+    write_field(out, "game", record.game);
+    write_field(out, "plies", record.history.size());
+    write_field(out, "seed", std::to_string(record.seed));
     out.EndObject();
   });
   out.EndArray();

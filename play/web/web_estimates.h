@@ -6,7 +6,6 @@
 // game marks an estimate started under its lock, computes it without the lock, and finishes it
 // under the lock again; one at a time.
 
-#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,9 +13,11 @@
 
 #include "agents/agent.h"
 #include "engine/core/errors.h"
+#include "experiments/analysis/json_fields.h"
 #include "play/game_views.h"
 #include "play/play_agents.h"
 #include "play/web/web_json.h"
+#include "play/web/web_moves.h"
 
 namespace sling::web {
 
@@ -90,20 +91,13 @@ class PositionEstimates {
       out.Null();
     } else {
       out.StartObject();
-      write_key(out, "error");
-      write_string(out, last_->error);
-      write_key(out, "exact");
-      out.Bool(last_->exact);
+      write_field(out, "error", last_->error);
+      write_field(out, "exact", last_->exact);
       write_key(out, "choices");
       out.StartArray();
       for (const Choice& c : last_->choices) {
         out.StartObject();
-        write_key(out, "code");
-        out.Uint(c.action);
-        write_key(out, "label");
-        write_string(out, c.label);
-        write_key(out, "win");
-        out.Double(std::round(c.win * 1000) / 1000);
+        write_option_fields(out, c.action, c.label, c.win);
         out.EndObject();
       }
       out.EndArray();
@@ -119,7 +113,7 @@ class PositionEstimates {
       if (ply > plies) continue;
       out.StartArray();
       out.Uint64(ply);
-      out.Double(std::round(win * 1000) / 1000);
+      out.Double(page_win(win));
       out.EndArray();
     }
     out.EndArray();

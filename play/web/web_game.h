@@ -18,6 +18,7 @@
 #include "agents/agent.h"
 #include "engine/core/game_limit.h"
 #include "engine/core/record.h"
+#include "experiments/analysis/json_fields.h"
 #include "experiments/play_game.h"
 #include "play/game_table.h"
 #include "play/game_views.h"
@@ -107,59 +108,41 @@ class WebGame final : public WebSession {
     rapidjson::StringBuffer buffer;
     JsonWriter out(buffer);
     out.StartObject();
-    write_key(out, "game");
-    write_string(out, game().info().name);
-    write_key(out, "mode");
-    write_string(out, config_.replay ? "replay" : "play");
-    write_key(out, "seed");
-    write_string(out, std::to_string(table_.seed()));
-    write_key(out, "ply");
-    out.Uint64(ply);
-    write_key(out, "plies");
-    out.Uint64(table_.history().size());
+    write_field(out, "game", game().info().name);
+    write_field(out, "mode", config_.replay ? "replay" : "play");
+    write_field(out, "seed", std::to_string(table_.seed()));
+    write_field(out, "ply", ply);
+    write_field(out, "plies", table_.history().size());
     write_key(out, "sides");
     out.StartArray();
     for (std::size_t side = 0; side < 2; ++side) {
       out.StartObject();
-      write_key(out, "name");
-      write_string(out, display(side));
-      write_key(out, "player");
-      write_string(out, config_.replay ? "record" : config_.sides[side]);
-      write_key(out, "human");
-      out.Bool(!config_.replay && !table_.has_agent(side));
-      write_key(out, "spec");
-      write_string(out, table_.has_agent(side) ? table_.agent(side).spec() : "");
+      write_field(out, "name", display(side));
+      write_field(out, "player", config_.replay ? "record" : config_.sides[side]);
+      write_field(out, "human", !config_.replay && !table_.has_agent(side));
+      write_field(out, "spec", table_.has_agent(side) ? table_.agent(side).spec() : "");
       out.EndObject();
     }
     out.EndArray();
     const bool over = game().is_terminal(s);
-    write_key(out, "over");
-    out.Bool(over);
-    write_key(out, "result");
-    write_string(out, over ? View::result(game(), s) : "");
+    write_field(out, "over", over);
+    write_field(out, "result", over ? View::result(game(), s) : "");
     write_key(out, "end_reason");
     if constexpr (HasEndReason<G>) {
       write_string(out, over ? std::string(game().end_reason(s)) : "");
     } else {
       write_string(out, "");
     }
-    write_key(out, "turn_limit");
-    out.Int(table_.turn_limit());
+    write_field(out, "turn_limit", table_.turn_limit());
     const Player player = over ? kChancePlayer : game().current_player(s);
-    write_key(out, "to_move");
-    out.Int(over ? -1 : player);
-    write_key(out, "prompt");
-    write_string(out, !over && player >= 0 ? View::prompt(game(), s) : "");
-    write_key(out, "thinking");
-    out.Bool(thinking_ && current);
-    write_key(out, "ai_error");
-    write_string(out, ai_error_);
+    write_field(out, "to_move", over ? -1 : player);
+    write_field(out, "prompt", !over && player >= 0 ? View::prompt(game(), s) : "");
+    write_field(out, "thinking", thinking_ && current);
+    write_field(out, "ai_error", ai_error_);
     const bool human_turn = current && !over && player >= 0 &&
                             !table_.has_agent(static_cast<std::size_t>(player)) && !thinking_;
-    write_key(out, "human_turn");
-    out.Bool(human_turn);
-    write_key(out, "point_input");
-    out.Bool(human_turn && picks_points(game(), s));
+    write_field(out, "human_turn", human_turn);
+    write_field(out, "point_input", human_turn && picks_points(game(), s));
     write_key(out, "actions");
     out.StartArray();
     if (human_turn && !picks_points(game(), s)) {
@@ -167,17 +150,14 @@ class WebGame final : public WebSession {
       game().legal_actions(s, legal);
       for (Action a : legal) {
         out.StartObject();
-        write_key(out, "code");
-        out.Uint(a);
-        write_key(out, "label");
-        write_string(out, View::option_label(game(), s, a));
+        write_field(out, "code", a);
+        write_field(out, "label", View::option_label(game(), s, a));
         write_action_fields(out, game(), s, a);
         out.EndObject();
       }
     }
     out.EndArray();
-    write_key(out, "can_undo");
-    out.Bool(current && !thinking_ && undo_target().has_value());
+    write_field(out, "can_undo", current && !thinking_ && undo_target().has_value());
     write_key(out, "board");
     write_board(out, game(), s);
     write_log_and_trails(out, game(), table_.history());
@@ -215,18 +195,12 @@ class WebGame final : public WebSession {
       rapidjson::StringBuffer buffer;
       JsonWriter out(buffer);
       out.StartObject();
-      write_key(out, "action");
-      out.Uint(choice->action);
-      write_key(out, "label");
-      write_string(out, View::option_label(game(), table_.state(), choice->action));
-      write_key(out, "x");
-      out.Double(choice->x_cm);
-      write_key(out, "y");
-      out.Double(choice->y_cm);
-      write_key(out, "move_cm");
-      out.Double(std::round(choice->move_cm * 100) / 100);
-      write_key(out, "gap_cm");
-      out.Double(std::round(choice->gap_cm * 100) / 100);
+      write_field(out, "action", choice->action);
+      write_field(out, "label", View::option_label(game(), table_.state(), choice->action));
+      write_field(out, "x", choice->x_cm);
+      write_field(out, "y", choice->y_cm);
+      write_field(out, "move_cm", std::round(choice->move_cm * 100) / 100);
+      write_field(out, "gap_cm", std::round(choice->gap_cm * 100) / 100);
       out.EndObject();
       return std::string(buffer.GetString(), buffer.GetSize());
     } else {
@@ -289,15 +263,11 @@ class WebGame final : public WebSession {
   }
 
   bool run_ai_step() override {
-    State state;
-    std::size_t side = 0;
-    {
-      std::lock_guard lock(mutex_);
-      if (!ai_due_locked()) return false;
-      thinking_ = true;
-      state = table_.state();
-      side = static_cast<std::size_t>(game().current_player(table_.state()));
-    }
+    const std::optional<WorkerPosition> position =
+        take_position_if([&] { return ai_due_locked(); }, [&] { thinking_ = true; });
+    if (!position) return false;
+    const State& state = position->state;
+    const auto side = static_cast<std::size_t>(game().current_player(state));
     // The agent is used by this thread alone while thinking_ is set: requests that would touch
     // it (undo, load, an action) are refused until the move is made.
     Action action = kInvalidAction;
@@ -324,14 +294,11 @@ class WebGame final : public WebSession {
   }
 
   void run_hint() override {
-    State state;
-    std::size_t ply = 0;
-    {
-      std::lock_guard lock(mutex_);
-      if (!hint_running_) return;
-      state = table_.state();
-      ply = table_.history().size();
-    }
+    // Nothing to mark begun: request_hint set hint_running_ already.
+    const std::optional<WorkerPosition> position =
+        take_position_if([&] { return hint_running_; }, [] {});
+    if (!position) return;
+    const auto& [state, ply] = *position;
     HintResult result;
     result.ply = ply;
     try {
@@ -378,20 +345,14 @@ class WebGame final : public WebSession {
 
   // The strong agent's estimate of the current position (web_estimates.h).
   void run_eval() override {
-    State state;
-    std::size_t ply = 0;
-    {
-      std::lock_guard lock(mutex_);
-      if (!eval_due_locked()) return;
-      estimates_.start();
-      state = table_.state();
-      ply = table_.history().size();
-    }
+    const std::optional<WorkerPosition> position =
+        take_position_if([&] { return eval_due_locked(); }, [&] { estimates_.start(); });
+    if (!position) return;
+    const auto& [state, ply] = *position;
     const std::string spec = with_time_budget(
         play::resolve_preset(rules_game_, "strong", config_.solution_file), config_.ai_seconds);
-    auto estimate =
-        estimates_.compute(rules_game_, state, ply, table_.seed(), spec, config_.solution_file,
-                           play::Table::kWithPerson);
+    auto estimate = estimates_.compute(rules_game_, state, ply, table_.seed(), spec,
+                                       config_.solution_file, play::Table::kWithPerson);
     std::lock_guard lock(mutex_);
     estimates_.finish(std::move(estimate));
   }
@@ -421,6 +382,23 @@ class WebGame final : public WebSession {
 
   const G& game() const { return table_.game(); }
 
+  // The position a server worker's job (an agent's move, a hint, an estimate) computes from: it is
+  // copied under the lock and the job runs without it, so that the page's requests are answered
+  // meanwhile.
+  struct WorkerPosition {
+    State state;
+    std::size_t ply = 0;
+  };
+  // Under the lock: when `due()` holds, `start()` marks the job begun (so that no other worker
+  // takes it) and the position is copied; nullopt when there is nothing to do.
+  template <class Due, class Start>
+  std::optional<WorkerPosition> take_position_if(Due due, Start start) {
+    std::lock_guard lock(mutex_);
+    if (!due()) return std::nullopt;
+    start();
+    return WorkerPosition{table_.state(), table_.ply()};
+  }
+
   std::string display(std::size_t side) const {
     return play::display_name(game().info().sides[side]);
   }
@@ -437,8 +415,8 @@ class WebGame final : public WebSession {
   }
 
   void write_eval(JsonWriter& out, bool god_prompt) const {
-    write_key(out, "eval_pending");
-    out.Bool(!config_.replay && (estimates_.running() || eval_due_locked()));
+    write_field(out, "eval_pending",
+                !config_.replay && (estimates_.running() || eval_due_locked()));
     estimates_.write(out, table_.history().size(), god_prompt, config_.win_strip);
   }
 

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/core/game.h"
+#include "experiments/analysis/json_fields.h"
 #include "play/web/web_json.h"
 
 namespace sling::web {
@@ -39,21 +41,28 @@ struct HintResult {
   std::vector<MoveChoice> actions;
 };
 
+// A win chance as every part of the state's JSON gives it: rounded to three decimals.
+inline double page_win(double win) {
+  return std::round(win * 1000) / 1000;
+}
+
+// The fields the page shows of an action it offers with its win chance: its code (what a request
+// sends back), its label and the chance.
+inline void write_option_fields(JsonWriter& out, Action action, std::string_view label,
+                                double win) {
+  write_field(out, "code", action);
+  write_field(out, "label", label);
+  write_field(out, "win", page_win(win));
+}
+
 inline void write_choices(JsonWriter& out, const std::vector<MoveChoice>& choices,
                           Action best = kInvalidAction) {
   out.StartArray();
   for (const MoveChoice& c : choices) {
     out.StartObject();
-    write_key(out, "code");
-    out.Uint(c.action);
-    write_key(out, "label");
-    write_string(out, c.label);
-    write_key(out, "win");
-    out.Double(std::round(c.win * 1000) / 1000);
-    write_key(out, "visits");
-    out.Int64(c.visits);
-    write_key(out, "best");
-    out.Bool(c.action == best);
+    write_option_fields(out, c.action, c.label, c.win);
+    write_field(out, "visits", c.visits);
+    write_field(out, "best", c.action == best);
     out.EndObject();
   }
   out.EndArray();
@@ -72,39 +81,28 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
       continue;
     }
     out.StartObject();
-    write_key(out, "action");
-    write_string(out, move.action);
-    write_key(out, "estimated");
-    out.Bool(move.estimated);
-    write_key(out, "exact");
-    out.Bool(move.exact);
-    write_key(out, "win");
-    out.Double(std::round(move.win * 1000) / 1000);
+    write_field(out, "action", move.action);
+    write_field(out, "estimated", move.estimated);
+    write_field(out, "exact", move.exact);
+    write_field(out, "win", page_win(move.win));
     write_key(out, "alternatives");
     write_choices(out, move.alternatives);
-    write_key(out, "note");
-    write_string(out, move.note);
+    write_field(out, "note", move.note);
     out.EndObject();
   }
   out.EndArray();
-  write_key(out, "hint_running");
-  out.Bool(hint_running);
+  write_field(out, "hint_running", hint_running);
   write_key(out, "hint");
   if (!hint || !current || hint->ply != plies) {
     out.Null();
     return;
   }
   out.StartObject();
-  write_key(out, "source");
-  write_string(out, hint->source);
-  write_key(out, "source_name");
-  write_string(out, hint->name);
-  write_key(out, "error");
-  write_string(out, hint->error);
-  write_key(out, "exact");
-  out.Bool(hint->exact);
-  write_key(out, "win");
-  out.Double(std::round(hint->win * 1000) / 1000);
+  write_field(out, "source", hint->source);
+  write_field(out, "source_name", hint->name);
+  write_field(out, "error", hint->error);
+  write_field(out, "exact", hint->exact);
+  write_field(out, "win", page_win(hint->win));
   write_key(out, "actions");
   write_choices(out, hint->actions,
                 hint->actions.empty() ? kInvalidAction : hint->actions.front().action);
