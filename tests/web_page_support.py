@@ -152,6 +152,9 @@ def check_duel_scale(page, state):
 
 # A move's animation: a figure is seen moving, and a key press ends it at once.
 ANIMATING_JS = "return document.querySelectorAll('[data-moving]').length"
+# The figures still moving whose motion started at or before arguments[0] (performance.now()).
+ANIMATING_SINCE_JS = ("return [...document.querySelectorAll('[data-moving]')]"
+                      ".filter((n) => Number(n.dataset.moving) <= arguments[0]).length")
 
 
 def check_trails(page, selector, sides, where):

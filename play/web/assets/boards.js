@@ -76,7 +76,7 @@ function stepMotions() {
     }
     const ease = 1 - (1 - t) * (1 - t);
     node.setAttribute('transform', 'translate(' + (m.from[0] - m.to[0]) * (1 - ease) + ' ' + (m.from[1] - m.to[1]) * (1 - ease) + ')');
-    node.setAttribute('data-moving', '1');
+    node.setAttribute('data-moving', String(m.start));  // when it started: a key skips the ones running
     running = true;
   }
   window.slingAnimating = running;
@@ -114,7 +114,7 @@ function stepTrails() {
     const [x0, y0] = m.points[i], [x1, y1] = m.points[i + 1];
     if (movers) {
       el('circle', { cx: x0 + (x1 - x0) * f, cy: y0 + (y1 - y0) * f, r: 7, fill: ['#b03020', '#2a4f9a'][m.side],
-                     stroke: 'white', 'stroke-width': 2, 'data-moving': '1' }, movers);
+                     stroke: 'white', 'stroke-width': 2, 'data-moving': String(m.start) }, movers);
     }
   }
   window.slingAnimating = trailMotions.length > 0 || Object.keys(motions).length > 0;
