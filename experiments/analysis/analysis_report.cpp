@@ -134,7 +134,7 @@ using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 void write_totals(Writer& w, const SideTotals& t) {
   w.StartObject();
   write_field(w, "decisions", t.decisions);
-  write_json_key(w, "errors");
+  write_key(w, "errors");
   w.StartObject();
   for (std::size_t c = 1; c < 4; ++c) write_field(w, kErrorClassNames[c], t.by_class[c]);
   w.EndObject();
@@ -184,18 +184,18 @@ std::string analysis_json(const GameAnalysis& a) {
   w.StartObject();
   write_field(w, "game", a.game);
   write_field(w, "seed", a.seed);
-  write_json_key(w, "values");
+  write_key(w, "values");
   w.StartObject();
   write_field(w, "source", a.source);
   write_field(w, "exact", a.exact);
   w.EndObject();
-  write_json_key(w, "sides");
+  write_key(w, "sides");
   w.StartArray();
   for (std::size_t side = 0; side < 2; ++side) {
     w.StartObject();
     write_field(w, "side", a.sides[side]);
     write_field(w, "player", a.players[side]);
-    write_json_key(w, "totals");
+    write_key(w, "totals");
     write_totals(w, a.totals[side]);
     w.EndObject();
   }
@@ -205,7 +205,7 @@ std::string analysis_json(const GameAnalysis& a) {
   write_field(w, "finished", a.finished);
   write_field(w, "end_reason", a.end_reason);
   write_field(w, "drift", a.drift);
-  write_json_key(w, "plies");
+  write_key(w, "plies");
   w.StartArray();
   for (const PlyAnalysis& p : a.plies) write_ply(w, p);
   w.EndArray();
@@ -340,14 +340,14 @@ std::string players_json(const std::vector<PlayerSummary>& players, const std::s
   w.SetIndent(' ', 2);
   w.StartObject();
   write_field(w, "values", source);
-  write_json_key(w, "players");
+  write_key(w, "players");
   w.StartArray();
   for (const PlayerSummary& p : players) {
     w.StartObject();
     write_field(w, "player", p.player);
     write_field(w, "games", p.games);
     write_field(w, "expected_score", p.expected);
-    write_json_key(w, "totals");
+    write_key(w, "totals");
     write_totals(w, p.totals);
     w.EndObject();
   }

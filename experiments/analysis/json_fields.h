@@ -14,12 +14,12 @@
 namespace sling {
 
 template <class Writer>
-void write_json_key(Writer& w, std::string_view name) {
+void write_key(Writer& w, std::string_view name) {
   w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
 }
 
 template <class Writer>
-void write_json_string(Writer& w, std::string_view text) {
+void write_string(Writer& w, std::string_view text) {
   w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
@@ -27,7 +27,7 @@ void write_json_string(Writer& w, std::string_view text) {
 // same), a floating-point number, or anything a string_view can be made of.
 template <class Writer, class T>
 void write_field(Writer& w, std::string_view name, const T& value) {
-  write_json_key(w, name);
+  write_key(w, name);
   if constexpr (std::same_as<T, bool>) {
     w.Bool(value);
   } else if constexpr (std::signed_integral<T>) {
@@ -37,7 +37,7 @@ void write_field(Writer& w, std::string_view name, const T& value) {
   } else if constexpr (std::floating_point<T>) {
     w.Double(value);
   } else {
-    write_json_string(w, std::string_view(value));
+    write_string(w, std::string_view(value));
   }
 }
 

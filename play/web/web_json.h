@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "experiments/analysis/json_fields.h"
+
 namespace sling::web {
 
 // A request the server refuses: its HTTP status and a one-line reason.  The game it names is left
@@ -37,12 +39,8 @@ inline HttpError conflict(const std::string& message) {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
-inline void write_string(JsonWriter& out, std::string_view text) {
-  out.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
-}
-inline void write_key(JsonWriter& out, std::string_view key) {
-  out.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
+// write_key, write_string and write_field for any rapidjson writer:
+// experiments/analysis/json_fields.h.
 
 // {"error": message}
 std::string error_body(std::string_view message);
