@@ -31,8 +31,8 @@ struct Analysis {
 
 // How a game ended, told to both agents when it is over.
 struct GameEnd {
-  int winner = -1;                 // the winning side, or -1 for a draw or an unfinished game
-  Returns returns{0.0, 0.0};       // each side's payoff
+  int winner = -1;                   // the winning side, or -1 for a draw or an unfinished game
+  Returns returns{0.0, 0.0};         // each side's payoff
   std::string reason = "abandoned";  // the game's end reason, "ply limit", "error", "abandoned"
   int plies = 0;
 };

@@ -40,7 +40,7 @@ std::vector<PresetInfo> GameAgents<duel::DuelGame>::presets(const duel::DuelGame
 }
 
 std::string GameAgents<duel::DuelGame>::at_a_persons_table(const duel::DuelGame&,
-                                                          const std::string& spec) {
+                                                           const std::string& spec) {
   const AgentSpec parsed = parse_agent_spec(spec);
   if (parsed.name != "lookahead" || parsed.options.count("background") != 0) return spec;
   const auto refine = parsed.options.find("refine");

@@ -87,10 +87,13 @@ const RegisterCommand kRegister(
           const std::string name = entry.substr(0, eq);
           if (eq == std::string::npos || name.empty() || eq + 1 == entry.size() ||
               name.find_first_of(":,= ") != std::string::npos) {
-            throw OptionError(error_text("bad --agent", entry, "expected NAME=SPEC, e.g. mine=external:cmd='python3 my_agent.py'"));
+            throw OptionError(
+                error_text("bad --agent", entry,
+                           "expected NAME=SPEC, e.g. mine=external:cmd='python3 my_agent.py'"));
           }
           if (!command->options.named_agents.emplace(name, entry.substr(eq + 1)).second) {
-            throw OptionError(error_text("bad --agent", entry, "the name '" + name + "' is given twice"));
+            throw OptionError(
+                error_text("bad --agent", entry, "the name '" + name + "' is given twice"));
           }
         }
         const std::string& host = command->options.host;

@@ -197,8 +197,7 @@ py::object tournament(const PyGame& g, const std::vector<std::string>& agents, i
         config.game = std::string(game->info().name);
         config.rules = game->rules_json();
         config.agents = agents;
-        config.turn_limit =
-            recorded_turn_limit<std::remove_cvref_t<decltype(*game)>>(turn_limit);
+        config.turn_limit = recorded_turn_limit<std::remove_cvref_t<decltype(*game)>>(turn_limit);
         config.pairs_per_pairing = pairs;
         config.seed = seed;
         py::gil_scoped_release release;

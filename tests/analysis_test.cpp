@@ -158,8 +158,9 @@ TEST(AnalyseCommand, AnalysesASaveAndRefusesCorruptRecordsInOneLine) {
   EXPECT_NE(read_file(json).find("\"plies\""), std::string::npos);
   const auto alias = run_sling("analyze " + game);
   EXPECT_EQ(alias.status, 0);
-  const auto players = run_sling("analyse " + records + "/game-000000.json " + records +
-                                 "/game-000001.json " + records + "/game-000002.json --player random");
+  const auto players =
+      run_sling("analyse " + records + "/game-000000.json " + records + "/game-000001.json " +
+                records + "/game-000002.json --player random");
   EXPECT_EQ(players.status, 0) << players.output;
   EXPECT_NE(players.output.find("random: scored"), std::string::npos) << players.output;
   // Corrupt and illegal records: one line, non-zero, nothing written.

@@ -159,8 +159,7 @@ TEST(AgentGames, TheCommandsSayWhyAGameEnded) {
       "--goliath 'lookahead:value_pitch=5,same_lattice=1,refine=0,tie=0.02' --seed 31 "
       "--turn-limit 200 --colour never < /dev/null");
   EXPECT_EQ(watched.status, 0) << watched.output;
-  EXPECT_NE(watched.output.find("A game still going after 200 turns is a draw"),
-            std::string::npos);
+  EXPECT_NE(watched.output.find("A game still going after 200 turns is a draw"), std::string::npos);
   EXPECT_NE(watched.output.find("A draw: games between agents end after 200 turns"),
             std::string::npos)
       << watched.output.substr(watched.output.size() > 2000 ? watched.output.size() - 2000 : 0);

@@ -89,9 +89,10 @@ TEST(LuckCommands, MatchAndTournamentTakeTheOption) {
   EXPECT_EQ(tournament.status, 0) << tournament.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "luck.csv"));
   EXPECT_NE(tournament.output.find("Adjusted for luck"), std::string::npos);
-  const auto plain = run_sling("tournament pig --agent solver --agent hold:20 --games 20 --quiet "
-                               "--no-luck --out " +
-                               (dir / "plain").string());
+  const auto plain = run_sling(
+      "tournament pig --agent solver --agent hold:20 --games 20 --quiet "
+      "--no-luck --out " +
+      (dir / "plain").string());
   EXPECT_EQ(plain.status, 0) << plain.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "plain" / "luck.csv"));
   EXPECT_EQ(plain.output.find("Adjusted for luck"), std::string::npos);

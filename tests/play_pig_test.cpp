@@ -162,17 +162,16 @@ namespace {
 TEST(PlayPig, AnalyseAfterTheGameRatesThePersonsDecisions) {
   const PigGame game;
   bool analysed = false;
-  ScriptedPig play(game, pig_config("human", "strong", 4),
-                   [&](const PigState& s) -> std::optional<std::string> {
-                     if (game.is_terminal(s)) {
-                       if (analysed) return "quit";
-                       analysed = true;
-                       return "analyse";
-                     }
-                     const bool hold =
-                         s.turn_total >= 20 || s.scores[0] + s.turn_total >= game.goal();
-                     return std::string(hold ? "hold" : "roll");
-                   });
+  ScriptedPig play(
+      game, pig_config("human", "strong", 4), [&](const PigState& s) -> std::optional<std::string> {
+        if (game.is_terminal(s)) {
+          if (analysed) return "quit";
+          analysed = true;
+          return "analyse";
+        }
+        const bool hold = s.turn_total >= 20 || s.scores[0] + s.turn_total >= game.goal();
+        return std::string(hold ? "hold" : "roll");
+      });
   EXPECT_TRUE(play.session.run());
   const std::string text = play.out.str();
   EXPECT_TRUE(analysed);

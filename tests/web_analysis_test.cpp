@@ -98,15 +98,17 @@ class WebAnalysisApi : public ::testing::Test {
 TEST_F(WebAnalysisApi, AFinishedGameOfPigIsAnalysedWithItsErrorsAndBetterMoves) {
   // Pig to 30 against the easy agent; the person holds at once, every turn, which passes the
   // turn for nothing: errors by the exact solution, whose better move is to roll.
-  Reply made = post("/api/games", R"({"game":"pig","sides":["human","easy"],"seed":3,"rules":{"goal":30}})");
+  Reply made =
+      post("/api/games", R"({"game":"pig","sides":["human","easy"],"seed":3,"rules":{"goal":30}})");
   ASSERT_EQ(made.status, 200) << made.body;
   const std::string id = made.json["id"].GetString();
   Reply state = settled(id);
   EXPECT_EQ(post("/api/games/" + id + "/analysis", "{}").status, 409) << "not over yet";
   EXPECT_STREQ(get("/api/games/" + id + "/analysis").json["status"].GetString(), "none");
   for (int i = 0; i < 2000 && state.status == 200 && !state.json["over"].GetBool(); ++i) {
-    ASSERT_EQ(post("/api/games/" + id + "/act", "{\"action\":" + std::to_string(pig::kHold) + "}").status,
-              200);
+    ASSERT_EQ(
+        post("/api/games/" + id + "/act", "{\"action\":" + std::to_string(pig::kHold) + "}").status,
+        200);
     state = settled(id);
   }
   ASSERT_TRUE(state.json["over"].GetBool()) << state.body;

@@ -209,9 +209,9 @@ TEST_F(WebApi, GodIsAskedByTheTerminalsRuleWithWhatIsAtStake) {
   }
   EXPECT_TRUE(accept);
   EXPECT_FALSE(get("/api/games/" + id).json["eval_pending"].GetBool());
-  EXPECT_EQ(post("/api/games", R"({"game":"duel","sides":["human","easy"],"god_prompt":"some"})")
-                .status,
-            400);
+  EXPECT_EQ(
+      post("/api/games", R"({"game":"duel","sides":["human","easy"],"god_prompt":"some"})").status,
+      400);
 }
 
 // Each side's last move, as a trail from where the figure stood to where it is.
@@ -576,7 +576,8 @@ TEST_F(WebApi, ReplaysATournamentGameFromItsRecords) {
 }
 
 TEST_F(WebApi, BadRequestsGetAOneLineErrorAndLeaveTheGameAlone) {
-  const std::string id = create(R"({"game":"duel","sides":["human","human"],"seed":1,"god_prompt":"every"})");
+  const std::string id =
+      create(R"({"game":"duel","sides":["human","human"],"seed":1,"god_prompt":"every"})");
   const std::string before = get("/api/games/" + id).body;
   const std::string game = "/api/games/" + id;
   EXPECT_EQ(post(game + "/act", "{bad json").status, 400);
@@ -761,13 +762,14 @@ TEST_F(WebApi, SurvivesAFuzzOfRequests) {
 // The save downloads under the game's name; the strip follows the strong agent's estimate.  (Last:
 // it builds Pig's solver, which would let the hint test's first hint end before its second.)
 TEST_F(WebApi, TheSaveIsNamedAfterTheGameAndTheStripFollowsIt) {
-  const std::string id = create(R"({"game":"pig","sides":["human","easy"],"seed":5,"win_strip":true})");
+  const std::string id =
+      create(R"({"game":"pig","sides":["human","easy"],"seed":5,"win_strip":true})");
   Reply state = settled(id);
   const auto saved = client_->Get(("/api/games/" + id + "/record").c_str());
   ASSERT_TRUE(saved);
   EXPECT_EQ(saved->get_header_value("Content-Disposition"),
-            "attachment; filename=\"sling-pig-seed5-ply" + std::to_string(state.json["ply"].GetUint64()) +
-                ".json\"");
+            "attachment; filename=\"sling-pig-seed5-ply" +
+                std::to_string(state.json["ply"].GetUint64()) + ".json\"");
   for (int i = 0; i < 1200 && state.json["strip"].Empty(); ++i) {
     std::this_thread::sleep_for(50ms);
     state = get("/api/games/" + id);

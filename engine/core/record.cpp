@@ -36,8 +36,8 @@ GameRecord load_json(std::string_view text) {
   rapidjson::Document document;
   parse_json(document, text);
   if (!document.IsObject()) throw FileFormatError("expected a JSON object");
-  static constexpr std::string_view kKeys[] = {"format",  "version", "game",      "rules",
-                                               "seed",    "history", "agents",    "turn_limit"};
+  static constexpr std::string_view kKeys[] = {"format", "version", "game",   "rules",
+                                               "seed",   "history", "agents", "turn_limit"};
   for (auto it = document.MemberBegin(); it != document.MemberEnd(); ++it) {
     const std::string_view key(it->name.GetString(), it->name.GetStringLength());
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {

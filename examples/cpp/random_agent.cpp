@@ -38,14 +38,16 @@ class RandomAgent {
 };
 
 // Writes one answer and flushes it: Sling waits for the line.
-void send(const std::string& line) { std::cout << line << '\n' << std::flush; }
+void send(const std::string& line) {
+  std::cout << line << '\n' << std::flush;
+}
 
 }  // namespace
 
 int main() {
   std::ios::sync_with_stdio(false);  // C++ streams without C stdio's locking: much faster I/O
   RandomAgent agent;
-  std::string line;        // reused for every message: no allocation once it is large enough
+  std::string line;  // reused for every message: no allocation once it is large enough
   std::string answer;
   while (std::getline(std::cin, line)) {
     // Only objects matter; anything else is logged to stderr (Sling's log file) and skipped.

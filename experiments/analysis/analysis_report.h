@@ -20,7 +20,7 @@ std::string analysis_svg(const GameAnalysis& analysis);
 struct PlayerSummary {
   std::string player;
   int games = 0;
-  SideTotals totals;  // summed over their games (result and adjusted: sums of scores)
+  SideTotals totals;    // summed over their games (result and adjusted: sums of scores)
   double expected = 0;  // sum of their start values: what an equal player would score
 };
 

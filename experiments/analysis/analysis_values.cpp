@@ -69,8 +69,7 @@ AnalysisValue<pig::PigGame> analysis_value(const pig::PigGame& game,
   if (!options.solution_file.empty()) {
     throw OptionError("--solution: Pig's analysis solves the game itself");
   }
-  const std::shared_ptr<const pig::SolutionValue> values =
-      GameValue<pig::PigGame>::make(game, {});
+  const std::shared_ptr<const pig::SolutionValue> values = GameValue<pig::PigGame>::make(game, {});
   AnalysisValue<pig::PigGame> out;
   out.exact = true;
   out.source = "the exact solution (goal " + std::to_string(game.goal()) + ")";
@@ -81,7 +80,8 @@ AnalysisValue<pig::PigGame> analysis_value(const pig::PigGame& game,
 AnalysisValue<danelaw::DanelawGame> analysis_value(const danelaw::DanelawGame& game,
                                                    const AnalysisValueOptions& options) {
   if (!options.solution_file.empty()) {
-    throw OptionError("--solution: danelaw has no exact solution; its analysis uses the value model");
+    throw OptionError(
+        "--solution: danelaw has no exact solution; its analysis uses the value model");
   }
   AnalysisValue<danelaw::DanelawGame> out;
   out.exact = false;

@@ -43,9 +43,9 @@ inline ErrorClass classify_loss(double loss) {
 inline constexpr double kBigLuck = 0.10;
 
 struct PlyAnalysis {
-  int ply = 0;     // 1-based index into the record's history
-  int side = -1;   // the deciding side, or -1 for a chance event
-  int turn = 0;    // the game's own turn number where it has one (the duel), else 0
+  int ply = 0;       // 1-based index into the record's history
+  int side = -1;     // the deciding side, or -1 for a chance event
+  int turn = 0;      // the game's own turn number where it has one (the duel), else 0
   std::string text;  // the action or outcome, in the game's words
   Action action = 0;
   double before = 0;  // side 0's win probability before the ply
@@ -64,12 +64,12 @@ struct PlyAnalysis {
 };
 
 struct SideTotals {
-  int decisions = 0;               // rated decisions (more than one legal action)
-  std::array<int, 4> by_class{};   // indexed by ErrorClass (kNone: no error)
+  int decisions = 0;              // rated decisions (more than one legal action)
+  std::array<int, 4> by_class{};  // indexed by ErrorClass (kNone: no error)
   double total_loss = 0;
-  double luck = 0;                 // the sum of the chance events' luck for this side
-  double result = 0;               // 1 win, 0.5 draw, 0 loss (the end of the record)
-  double adjusted = 0;             // result minus luck: the result with the dice's part taken out
+  double luck = 0;      // the sum of the chance events' luck for this side
+  double result = 0;    // 1 win, 0.5 draw, 0 loss (the end of the record)
+  double adjusted = 0;  // result minus luck: the result with the dice's part taken out
   int errors() const { return by_class[1] + by_class[2] + by_class[3]; }
   double mean_loss() const { return decisions ? total_loss / decisions : 0; }
 };
@@ -190,7 +190,8 @@ GameAnalysis analyse_record(const G& rules_game, const GameRecord& record,
           }
         }
         ply.loss = ply.best - ply.chosen;
-        if (ply.best_action != action) ply.best_text = game.action_to_string(state, ply.best_action);
+        if (ply.best_action != action)
+          ply.best_text = game.action_to_string(state, ply.best_action);
         if (ply.alternatives > 1) {
           ply.error = classify_loss(ply.loss);
           SideTotals& totals = out.totals[static_cast<std::size_t>(player)];

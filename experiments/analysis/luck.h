@@ -13,8 +13,9 @@
 namespace sling {
 
 template <class G>
-concept HasAnalysisValue =
-    Game<G> && requires(const G& game) { analysis_value(game, AnalysisValueOptions{}); };
+concept HasAnalysisValue = Game<G> && requires(const G& game) {
+  analysis_value(game, AnalysisValueOptions{});
+};
 
 // Side 0's luck in a record.  Thread-safe once built: the value functions are.
 template <Game G>

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
-#include "solvers/danelaw/value_model.h"
 #include "experiments/match.h"
+#include "solvers/danelaw/value_model.h"
 
 namespace sling::danelaw {
 

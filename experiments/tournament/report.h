@@ -34,7 +34,7 @@ struct TournamentReport {
   std::string luck_source;
   RatingFit adjusted_fit;
   double mean_luck = 0, mean_luck_low = 0, mean_luck_high = 0;  // side 0's, 95 % interval
-  std::int64_t luck_games = 0;                                   // games whose luck was measured
+  std::int64_t luck_games = 0;                                  // games whose luck was measured
 };
 
 // Side 0's luck by game id, and the values that measured it (`luck` may be null: no luck).

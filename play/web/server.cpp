@@ -289,7 +289,7 @@ struct WebServer::Impl {
              }));
     http.Get("/api/info", guarded(false, [this](const httplib::Request&, httplib::Response& r) {
                respond_json(r, info_json(!options.solution_file.empty(), options.named_agents,
-                                options.god_prompt, options.idle_timeout));
+                                         options.god_prompt, options.idle_timeout));
              }));
     http.Post("/api/games",
               guarded(true, [this](const httplib::Request& request, httplib::Response& response) {

@@ -45,8 +45,8 @@ void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Acti
       for (int face : dice_faces(game, s, a)) out.Int(face);
       out.EndArray();
     } else {
-      write_string(out, play::display_name(game.info().sides[static_cast<std::size_t>(p)]) +
-                            ": " + game.action_to_string(s, a));
+      write_string(out, play::display_name(game.info().sides[static_cast<std::size_t>(p)]) + ": " +
+                            game.action_to_string(s, a));
     }
     out.EndObject();
     apply_any(game, s, a);

@@ -296,8 +296,8 @@ void write_action_fields(JsonWriter& out, const DanelawGame& game, const danelaw
   }
 }
 
-std::optional<MoveTrail> move_trail(const DanelawGame& game, const danelaw::State& before,
-                                    Action a, int) {
+std::optional<MoveTrail> move_trail(const DanelawGame& game, const danelaw::State& before, Action a,
+                                    int) {
   if (danelaw::action_kind(a) != ActionKind::kMoveTo || before.selected == danelaw::kNoHex ||
       before.selected >= game.map().size())
     return std::nullopt;

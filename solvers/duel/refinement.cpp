@@ -96,10 +96,10 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
       const int settled =
           sweep_layer(lattice, x, layer, Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
                       options.settle_tolerance, options.cancelled);
-      const int rose = options.sweeps > 0 ? sweep_layer(lattice, x, layer, Clamp::kNoLower,
-                                                        continuation, options.sweeps,
-                                                        options.rise_tolerance, options.cancelled)
-                                          : 0;
+      const int rose = options.sweeps > 0
+                           ? sweep_layer(lattice, x, layer, Clamp::kNoLower, continuation,
+                                         options.sweeps, options.rise_tolerance, options.cancelled)
+                           : 0;
       summary.sweeps += settled + rose;
       if (options.log) {
         char line[160];

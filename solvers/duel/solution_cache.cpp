@@ -55,11 +55,12 @@ std::string tolerance_text(double tolerance) {
 }
 
 // A request without a rise tolerance keeps the file name it had before the tolerance existed.
-std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm,
-                               RefinementRequest request, const std::string& directory) {
+std::string refined_cache_path(const DuelGame& game, int coarse_pitch_cm, RefinementRequest request,
+                               const std::string& directory) {
   std::string key = game.rules_json() + "|from pitch " + std::to_string(coarse_pitch_cm) +
                     "|sweeps " + std::to_string(request.sweeps);
-  if (request.rise_tolerance > 0) key += "|rise tolerance " + tolerance_text(request.rise_tolerance);
+  if (request.rise_tolerance > 0)
+    key += "|rise tolerance " + tolerance_text(request.rise_tolerance);
   return disk_cache_file(directory, "duel-refined", key);
 }
 
@@ -218,7 +219,8 @@ bool coarse_value_is_ready(const DuelGame& game, int coarse_pitch_cm, bool allow
     return held_solutions.find(path) != nullptr || std::filesystem::exists(path);
   };
   if (allow_same_lattice && held(duel_solution_cache_path(uncapped, directory))) return true;
-  if (refine.sweeps > 0) return held(refined_cache_path(uncapped, coarse_pitch_cm, refine, directory));
+  if (refine.sweeps > 0)
+    return held(refined_cache_path(uncapped, coarse_pitch_cm, refine, directory));
   return held(duel_solution_cache_path(at_pitch(uncapped, coarse_pitch_cm), directory));
 }
 
