@@ -130,7 +130,8 @@ TEST(DuelValueStudy, InterpolationErrorOnThe30cmBoard) {
 // the exact value.  The refined values' distance from the exact ones is printed too.
 void near_optimal(const duel::DuelGame& game, const std::string& strong, int count,
                   std::uint64_t seed) {
-  const std::string exact_file = duel::duel_solution_cache_path(game, disk_cache_settings.directory());
+  const std::string exact_file =
+      duel::duel_solution_cache_path(game, disk_cache_settings.directory());
   const auto exact = duel::cached_duel_solution(game);
   const double optimal = exact->value(game.initial_state());
   const std::string solver = "solver:file=" + exact_file;
@@ -140,8 +141,8 @@ void near_optimal(const duel::DuelGame& game, const std::string& strong, int cou
   std::printf(
       "board %d cm, pitch %d, %s, %d games a side: strong David %.4f (sd %.4f), exact David "
       "against strong Goliath %.4f; optimal %.4f; %d and %d draws\n",
-      game.rules().board_cm, game.rules().pitch_cm, strong.c_str(), count, david,
-      sd(david, count), against, optimal, as_david.draws, as_goliath.draws);
+      game.rules().board_cm, game.rules().pitch_cm, strong.c_str(), count, david, sd(david, count),
+      against, optimal, as_david.draws, as_goliath.draws);
   EXPECT_GT(david, optimal - 0.01 - 3 * sd(optimal, count));
   EXPECT_LT(against, optimal + 0.01 + 3 * sd(optimal, count));
 }
@@ -154,17 +155,20 @@ TEST(DuelValueStudy, NearOptimalAtTwoCentimetres) {
   near_optimal(board(2), "lookahead:same_lattice=0,refine=100,value_pitch=3", 4000, 201);
 }
 
-// The preset at the default 1 cm lattice, on four boards it was never tuned on and on a rules
-// variant (David shoots one better): the exact solutions take 30 s to 6 minutes each, the
-// refinements up to two minutes, 2,000 games a seat a few minutes.
-duel::DuelGame one_centimetre(int board_cm, int david_shooting = duel::DuelRules{}.david_shooting) {
+// The preset at the default 1 cm lattice, on the default board, on five boards it was never tuned
+// on and on two rules variants (David shoots one better; Goliath with his shield moves one
+// further): the exact solutions take 30 s to 6 minutes each below 30 cm and about 95 minutes on
+// the default board (2 cores), the refinements up to five minutes, 2,000 games a seat a few
+// minutes.
+duel::DuelGame one_centimetre(int board_cm, int david_shooting = duel::DuelRules{}.david_shooting,
+                              int goliath_move_shield = duel::DuelRules{}.goliath_move_shield) {
   duel::DuelRules rules;
   rules.board_cm = board_cm;
   rules.david_shooting = david_shooting;
+  rules.goliath_move_shield = goliath_move_shield;
   return duel::DuelGame(rules);
 }
-const std::string kStrongOwnValues =
-    std::string(duel::kStrongRefinedLookahead) + ",same_lattice=0";
+const std::string kStrongOwnValues = std::string(duel::kStrongRefinedLookahead) + ",same_lattice=0";
 
 // Paired against exact play: on every game seed, `strong` David against the exact Goliath, the
 // exact David against the exact Goliath, and the exact David against `strong` Goliath, all on the
@@ -240,14 +244,32 @@ TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn20cm) {
   near_optimal_paired(one_centimetre(20), kStrongOwnValues, 2000, 2001);
 }
 
+TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn22cm) {
+  near_optimal_paired(one_centimetre(22), kStrongOwnValues, 2000, 2201);
+}
+
 // The board where the interpolated values were furthest off (8.5 and 5.7 points); its exact solve
 // takes about 6 minutes.
 TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn24cm) {
   near_optimal_paired(one_centimetre(24), kStrongOwnValues, 2000, 2401);
 }
 
+TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn26cm) {
+  near_optimal_paired(one_centimetre(26), kStrongOwnValues, 2000, 2601);
+}
+
+// The board a player meets: its exact solve takes about 95 minutes on 2 cores, once.
+TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOnTheDefaultBoard) {
+  near_optimal_paired(one_centimetre(30), kStrongOwnValues, 2000, 3001);
+}
+
 TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreUnderAnotherShootingValue) {
   near_optimal_paired(one_centimetre(18, 6), kStrongOwnValues, 2000, 1861);
+}
+
+TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreUnderAnotherMovementAllowance) {
+  near_optimal_paired(one_centimetre(18, duel::DuelRules{}.david_shooting, 8), kStrongOwnValues,
+                      2000, 1881);
 }
 
 // The generic searches with the coarse value at their leaves, as David against the exact Goliath
