@@ -181,19 +181,37 @@ void near_optimal_paired(const duel::DuelGame& game, const std::string& strong, 
   const double optimal = exact->value(game.initial_state());
   const std::string solver =
       "solver:file=" + duel::duel_solution_cache_path(game, disk_cache_settings.directory());
+  // Per seed and pairing (strong David against the exact Goliath, exact against exact, the exact
+  // David against strong Goliath): whether David won, whether the game was drawn (at the turn
+  // limit of games between agents, docs/rules/duel.md, or at 5,000 plies), and David's score
+  // with such a draw adjudicated: the exact value of the position where it stopped (what optimal
+  // play from there wins without a limit; a won or lost game scores 1 or 0).
   std::vector<std::array<int, 3>> david_won(static_cast<std::size_t>(count));
+  std::vector<std::array<int, 3>> drawn(static_cast<std::size_t>(count));
+  std::vector<std::array<double, 3>> adjudicated(static_cast<std::size_t>(count));
   const auto play_from = [&](int first) {
     auto refined = make_agent(game, strong);
     auto exact_david = make_agent(game, solver);
     auto exact_goliath = make_agent(game, solver);
     for (int i = first; i < count; i += 2) {
       const std::uint64_t game_seed = match_game_seed(seed, i);
-      const auto won = [&](Agent<duel::DuelGame>& david, Agent<duel::DuelGame>& goliath) {
-        return play_game(game, david, goliath, game_seed, 5000).winner == duel::kDavid ? 1 : 0;
+      const auto k = static_cast<std::size_t>(i);
+      const auto play = [&](int pairing, Agent<duel::DuelGame>& david,
+                            Agent<duel::DuelGame>& goliath) {
+        const GameResult result = play_game(game, david, goliath, game_seed, 5000);
+        const auto p = static_cast<std::size_t>(pairing);
+        david_won[k][p] = result.winner == duel::kDavid ? 1 : 0;
+        drawn[k][p] = result.winner < 0 ? 1 : 0;
+        adjudicated[k][p] = david_won[k][p];
+        if (result.winner < 0) {
+          duel::DuelState stopped = game.initial_state();
+          for (const Action a : result.record.history) apply_any(game, stopped, a);
+          adjudicated[k][p] = exact->value(stopped);
+        }
       };
-      david_won[static_cast<std::size_t>(i)] = {won(*refined, *exact_goliath),
-                                                won(*exact_david, *exact_goliath),
-                                                won(*exact_david, *refined)};
+      play(0, *refined, *exact_goliath);
+      play(1, *exact_david, *exact_goliath);
+      play(2, *exact_david, *refined);
     }
   };
   std::thread second(play_from, 1);
@@ -205,11 +223,12 @@ void near_optimal_paired(const duel::DuelGame& game, const std::string& strong, 
     double mean = 0, se = 0;
     int differ = 0;
   };
-  const auto gap = [&](int played, int reference) {
+  const auto gap = [&](const auto& scores, int played, int reference) {
     double sum = 0, squares = 0;
     Gap g;
-    for (const auto& w : david_won) {
-      const double d = w[played] - w[reference];
+    for (const auto& w : scores) {
+      const double d = static_cast<double>(w[static_cast<std::size_t>(played)]) -
+                       static_cast<double>(w[static_cast<std::size_t>(reference)]);
       sum += d;
       squares += d * d;
       g.differ += d != 0;
@@ -218,18 +237,33 @@ void near_optimal_paired(const duel::DuelGame& game, const std::string& strong, 
     g.se = std::sqrt(std::max(0.0, squares / count - g.mean * g.mean) / (count - 1));
     return g;
   };
-  const Gap as_david = gap(0, 1), as_goliath = gap(2, 1);
-  double exact_wins = 0;
+  const Gap as_david = gap(david_won, 0, 1), as_goliath = gap(david_won, 2, 1);
+  // The same gaps with the draws adjudicated: they do not credit a side for a stand-off that the
+  // limit cut short (exact play's own stand-offs reach the limit on the default board).
+  const Gap adjudicated_david = gap(adjudicated, 0, 1);
+  const Gap adjudicated_goliath = gap(adjudicated, 2, 1);
+  double exact_wins = 0, exact_adjudicated = 0;
   for (const auto& w : david_won) exact_wins += w[1];
+  for (const auto& a : adjudicated) exact_adjudicated += a[1];
+  std::array<int, 3> draws{};
+  for (const auto& d : drawn) {
+    for (std::size_t p = 0; p < 3; ++p) draws[p] += d[p];
+  }
   std::printf(
-      "board %d cm, pitch 1, %s, %d seeds: exact against exact %.4f (optimal %.4f); strong David "
+      "board %d cm, pitch 1, %s, %d seeds: exact against exact %.4f (adjudicated %.4f, optimal "
+      "%.4f); strong David "
       "%+.2f points (se %.2f, %d games differ); exact David against strong Goliath %+.2f points "
-      "(se %.2f, %d differ)\n",
-      game.rules().board_cm, strong.c_str(), count, exact_wins / count, optimal,
-      100 * as_david.mean, 100 * as_david.se, as_david.differ, 100 * as_goliath.mean,
-      100 * as_goliath.se, as_goliath.differ);
+      "(se %.2f, %d differ); drawn at the limits: %d, %d and %d; draws adjudicated: strong David "
+      "%+.2f points (se %.2f), exact David against strong Goliath %+.2f points (se %.2f)\n",
+      game.rules().board_cm, strong.c_str(), count, exact_wins / count, exact_adjudicated / count,
+      optimal, 100 * as_david.mean, 100 * as_david.se, as_david.differ, 100 * as_goliath.mean,
+      100 * as_goliath.se, as_goliath.differ, draws[0], draws[1], draws[2],
+      100 * adjudicated_david.mean, 100 * adjudicated_david.se, 100 * adjudicated_goliath.mean,
+      100 * adjudicated_goliath.se);
   EXPECT_GT(as_david.mean, -0.01 - 3 * as_david.se);
   EXPECT_LT(as_goliath.mean, 0.01 + 3 * as_goliath.se);
+  EXPECT_GT(adjudicated_david.mean, -0.01 - 3 * adjudicated_david.se);
+  EXPECT_LT(adjudicated_goliath.mean, 0.01 + 3 * adjudicated_goliath.se);
 }
 
 TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn16cm) {
@@ -256,6 +290,10 @@ TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn24cm) {
 
 TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn26cm) {
   near_optimal_paired(one_centimetre(26), kStrongOwnValues, 2000, 2601);
+}
+
+TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn28cm) {
+  near_optimal_paired(one_centimetre(28), kStrongOwnValues, 2000, 2801);
 }
 
 // The board a player meets: its exact solve takes about 95 minutes on 2 cores, once.
