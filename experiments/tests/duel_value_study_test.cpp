@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <ostream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -155,11 +157,11 @@ TEST(DuelValueStudy, NearOptimalAtTwoCentimetres) {
   near_optimal(board(2), "lookahead:same_lattice=0,refine=100,value_pitch=3", 4000, 201);
 }
 
-// The preset at the default 1 cm lattice, on the default board, on five boards it was never tuned
-// on and on two rules variants (David shoots one better; Goliath with his shield moves one
-// further): the exact solutions take 30 s to 6 minutes each below 30 cm and about 95 minutes on
-// the default board (2 cores), the refinements up to five minutes, 2,000 games a seat a few
-// minutes.
+// The preset at the default 1 cm lattice, on the default board, on every board from 16 to 28 cm
+// (it was tuned on none of them) and on two rules variants (David shoots one better; Goliath with
+// his shield moves one further): the exact solutions take 30 s to 8 minutes each up to 26 cm and
+// about 95 minutes on the default board (2 cores), the refinements up to five minutes, 2,000
+// games a seat a minute or two.
 duel::DuelGame one_centimetre(int board_cm, int david_shooting = duel::DuelRules{}.david_shooting,
                               int goliath_move_shield = duel::DuelRules{}.goliath_move_shield) {
   duel::DuelRules rules;
@@ -266,49 +268,43 @@ void near_optimal_paired(const duel::DuelGame& game, const std::string& strong, 
   EXPECT_LT(adjudicated_goliath.mean, 0.01 + 3 * adjudicated_goliath.se);
 }
 
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn16cm) {
-  near_optimal_paired(one_centimetre(16), kStrongOwnValues, 2000, 1601);
+// The boards and variants of the paired comparison, each with its own seed.
+struct PairedBoard {
+  const char* name;
+  int board_cm;
+  int david_shooting;
+  int goliath_move_shield;
+  std::uint64_t seed;
+};
+void PrintTo(const PairedBoard& b, std::ostream* os) {
+  *os << b.name;
+}
+class StrongNearOptimalAtOneCentimetre : public ::testing::TestWithParam<PairedBoard> {};
+
+TEST_P(StrongNearOptimalAtOneCentimetre, AgainstExactPlay) {
+  const PairedBoard& b = GetParam();
+  near_optimal_paired(one_centimetre(b.board_cm, b.david_shooting, b.goliath_move_shield),
+                      kStrongOwnValues, 2000, b.seed);
 }
 
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn18cm) {
-  near_optimal_paired(one_centimetre(18), kStrongOwnValues, 2000, 1801);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn20cm) {
-  near_optimal_paired(one_centimetre(20), kStrongOwnValues, 2000, 2001);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn22cm) {
-  near_optimal_paired(one_centimetre(22), kStrongOwnValues, 2000, 2201);
-}
-
-// The board where the interpolated values were furthest off (8.5 and 5.7 points); its exact solve
-// takes about 6 minutes.
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn24cm) {
-  near_optimal_paired(one_centimetre(24), kStrongOwnValues, 2000, 2401);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn26cm) {
-  near_optimal_paired(one_centimetre(26), kStrongOwnValues, 2000, 2601);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOn28cm) {
-  near_optimal_paired(one_centimetre(28), kStrongOwnValues, 2000, 2801);
-}
-
-// The board a player meets: its exact solve takes about 95 minutes on 2 cores, once.
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreOnTheDefaultBoard) {
-  near_optimal_paired(one_centimetre(30), kStrongOwnValues, 2000, 3001);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreUnderAnotherShootingValue) {
-  near_optimal_paired(one_centimetre(18, 6), kStrongOwnValues, 2000, 1861);
-}
-
-TEST(DuelValueStudy, StrongNearOptimalAtOneCentimetreUnderAnotherMovementAllowance) {
-  near_optimal_paired(one_centimetre(18, duel::DuelRules{}.david_shooting, 8), kStrongOwnValues,
-                      2000, 1881);
-}
+constexpr int kShooting = duel::DuelRules{}.david_shooting;
+constexpr int kMoveShield = duel::DuelRules{}.goliath_move_shield;
+INSTANTIATE_TEST_SUITE_P(
+    DuelValueStudy, StrongNearOptimalAtOneCentimetre,
+    ::testing::Values(
+        PairedBoard{"On16cm", 16, kShooting, kMoveShield, 1601},
+        PairedBoard{"On18cm", 18, kShooting, kMoveShield, 1801},
+        PairedBoard{"On20cm", 20, kShooting, kMoveShield, 2001},
+        PairedBoard{"On22cm", 22, kShooting, kMoveShield, 2201},
+        // Where the interpolated values were furthest off (8.5 and 5.7 points).
+        PairedBoard{"On24cm", 24, kShooting, kMoveShield, 2401},
+        PairedBoard{"On26cm", 26, kShooting, kMoveShield, 2601},
+        PairedBoard{"On28cm", 28, kShooting, kMoveShield, 2801},
+        // The board a player meets: its exact solve takes about 95 minutes on 2 cores, once.
+        PairedBoard{"OnTheDefaultBoard", 30, kShooting, kMoveShield, 3001},
+        PairedBoard{"UnderAnotherShootingValue", 18, 6, kMoveShield, 1861},
+        PairedBoard{"UnderAnotherMovementAllowance", 18, kShooting, 8, 1881}),
+    [](const ::testing::TestParamInfo<PairedBoard>& info) { return std::string(info.param.name); });
 
 // The generic searches with the coarse value at their leaves, as David against the exact Goliath
 // at 3 cm.  Target: at least 95% of the exact value.  The best settings measured
