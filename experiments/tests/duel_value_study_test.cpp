@@ -206,6 +206,8 @@ void near_optimal_paired(const duel::DuelGame& game, const std::string& strong, 
         drawn[k][p] = result.winner < 0 ? 1 : 0;
         adjudicated[k][p] = david_won[k][p];
         if (result.winner < 0) {
+          // Replayed on the unlimited game, not with record.h's replay: under the record's turn
+          // limit the last position is the terminal draw, whose value is 0.
           duel::DuelState stopped = game.initial_state();
           for (const Action a : result.record.history) apply_any(game, stopped, a);
           adjudicated[k][p] = exact->value(stopped);
