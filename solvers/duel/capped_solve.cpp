@@ -128,7 +128,7 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
                                      const CappedOptions& options) {
   check_capped_solvable(game);
   const auto start = Clock::now();
-  const LatticeTables lattice(game);
+  LatticeTables lattice(game);
   const bool god = game.rules().god_enabled;
   std::vector<int> layers = {0, 1, 2};
   if (god) layers.insert(layers.end(), {3, 4, 5});
@@ -189,6 +189,7 @@ CappedDuelSolution solve_capped_duel(const DuelGame& game, CappedObjective objec
   };
   tbb::task_arena arena(std::max(1, options.threads));
   arena.execute([&] {
+    lattice.build_destination_masks();  // (disc_scan.h)
     if (options.outcomes) {
       run_passes.template operator()<Mode::kBothFixed>();
     } else {

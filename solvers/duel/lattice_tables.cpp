@@ -1,5 +1,8 @@
 #include "solvers/duel/lattice_tables.h"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <tuple>
 
@@ -24,6 +27,7 @@ LatticeTables::LatticeTables(const DuelGame& g) : game(g), geometry(g.geometry()
       length2[side].push_back((o.dx * o.dx + o.dy * o.dy) * step * step);
       offset_dx[side].push_back(o.dx);
       offset_dy[side].push_back(o.dy);
+      offset_cell[side].push_back(static_cast<std::ptrdiff_t>(o.dy) * cols[side] + o.dx);
     }
   }
   sum_radii = static_cast<double>(geometry.sum_radii_units());
@@ -70,6 +74,46 @@ LatticeTables::LatticeTables(const DuelGame& g) : game(g), geometry(g.geometry()
           (david > o + r.combat_goliath_two_handed) - (david < o + r.combat_goliath_two_handed);
     }
   }
+}
+
+void LatticeTables::build_destination_masks() {
+  if (!masks_[kDavid].empty()) return;
+  const std::size_t pairs = index.pairs();
+  const auto np_david = static_cast<std::size_t>(points[kDavid]);
+  for (int side = 0; side < 2; ++side) {
+    mask_words_[side] = (offset_dx[side].size() + 63) / 64;
+    masks_[side].assign(pairs * mask_words_[side], 0);
+  }
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, pairs, 1024),
+      [&](const tbb::blocked_range<std::size_t>& range) {
+        for (std::size_t p = range.begin(); p != range.end(); ++p) {
+          if (!valid[p]) continue;
+          const std::size_t at[2] = {p % np_david, p / np_david};
+          for (int side = 0; side < 2; ++side) {
+            const int other = 1 - side;
+            const int x0 = static_cast<int>(at[side] % static_cast<std::size_t>(cols[side]));
+            const int y0 = static_cast<int>(at[side] / static_cast<std::size_t>(cols[side]));
+            const std::size_t o = at[other];
+            const std::int64_t ox = cx[other][o % static_cast<std::size_t>(cols[other])];
+            const std::int64_t oy = cy[other][o / static_cast<std::size_t>(cols[other])];
+            const std::int64_t px = cx[side][static_cast<std::size_t>(x0)];
+            const std::int64_t py = cy[side][static_cast<std::size_t>(y0)];
+            const std::int64_t clear2 = clearance2(px, py, ox, oy);
+            std::uint64_t* mask = masks_[side].data() + p * mask_words_[side];
+            mask[0] |= 1;  // staying put
+            for (std::size_t i = 1; i < offset_dx[side].size(); ++i) {
+              const int x = x0 + offset_dx[side][i], y = y0 + offset_dy[side][i];
+              if (x < 0 || x >= cols[side] || y < 0 || y >= rows[side]) continue;
+              if (length2[side][i] > clear2 &&
+                  !path_clear(px, py, cx[side][static_cast<std::size_t>(x)],
+                              cy[side][static_cast<std::size_t>(y)], ox, oy))
+                continue;
+              mask[i / 64] |= std::uint64_t{1} << (i % 64);
+            }
+          }
+        }
+      });
 }
 
 }  // namespace sling::duel::detail

@@ -2,6 +2,8 @@
 // The solver's per-pair tables of the duel's lattice (the geometry itself: engine/duel/geometry.h).
 
 #include <array>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -63,12 +65,38 @@ struct LatticeTables {
     return canonical_pairs.size() * DuelIndex::kSlots * layers;
   }
 
+  // The squared step length (units^2) within which a mover at (px, py) cannot reach the other
+  // figure at (ox, oy), so needs no path test: (centre distance - sum of radii - 1 unit)^2, or
+  // -1 when the figures are that close.
+  std::int64_t clearance2(std::int64_t px, std::int64_t py, std::int64_t ox,
+                          std::int64_t oy) const {
+    const double clearance =
+        std::sqrt(static_cast<double>((px - ox) * (px - ox) + (py - oy) * (py - oy))) - sum_radii;
+    return clearance > 1 ? static_cast<std::int64_t>((clearance - 1) * (clearance - 1)) : -1;
+  }
+
+  // Destination masks: per valid pair and mover, one bit per movement offset (in length order),
+  // set where the step lands on the lattice and its path is clear of the other figure.  With
+  // them a movement disc visits its legal destinations only, without a bounds or a path test
+  // (disc_scan.h); sweeps that read every disc hundreds of times build them once
+  // (build_destination_masks: one pass of path tests, in parallel; 80 bytes a pair at 1 cm).
+  void build_destination_masks();
+  const std::uint64_t* destination_mask(int side, std::size_t pair) const {
+    return masks_[side].empty() ? nullptr : masks_[side].data() + pair * mask_words_[side];
+  }
+  // Offset i of a side as a step in cells of its lattice (dy * cols + dx).
+  std::vector<std::ptrdiff_t> offset_cell[2];
+
   // DuelGame::destination_legal for an in-disc, in-board, non-zero step (the offset lists already
   // bound the step): the engine's own test.
   bool path_clear(std::int64_t px, std::int64_t py, std::int64_t qx, std::int64_t qy,
                   std::int64_t cx0, std::int64_t cy0) const {
     return geometry.path_clear(px, py, qx, qy, cx0, cy0);
   }
+
+ private:
+  std::vector<std::uint64_t> masks_[2];
+  std::size_t mask_words_[2] = {0, 0};
 };
 
 }  // namespace sling::duel::detail

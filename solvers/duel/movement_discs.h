@@ -2,6 +2,7 @@
 // The movement discs: for every allowance, a mover's best destination, over the offsets of
 // engine/duel/geometry.h sorted by length.  The solver's hot loop.  (Part of turn_evaluator.h.)
 
+#include "solvers/duel/disc_scan.h"
 #include "solvers/duel/turn_evaluator.h"
 
 namespace sling::duel::detail {
@@ -26,11 +27,7 @@ void TurnEvaluator<M>::discs(std::size_t pair, const std::array<std::uint8_t, N>
   const std::int64_t py = lattice_.cy[kMover][static_cast<std::size_t>(y0)];
   // A step shorter than (centre distance - sum of radii) cannot reach the other base: only
   // longer steps need the path test.
-  const double clearance =
-      std::sqrt(static_cast<double>((px - ox) * (px - ox) + (py - oy) * (py - oy))) -
-      lattice_.sum_radii;
-  const std::int64_t clear2 =
-      clearance > 1 ? static_cast<std::int64_t>((clearance - 1) * (clearance - 1)) : -1;
+  const std::int64_t clear2 = lattice_.clearance2(px, py, ox, oy);
   const auto& length2 = lattice_.length2[kMover];
   // Leaf values: after David's own turn Goliath declares; after Goliath's turn David does.
   const bool leaf_goliath = actor == kDavid;
@@ -140,6 +137,30 @@ void TurnEvaluator<M>::discs(std::size_t pair, const std::array<std::uint8_t, N>
       for (int a = 0; a < lowest; ++a) best[k][a] = best[k][lowest];
     }
     return;
+  }
+  if constexpr (M == Mode::kOptimal) {
+    bool adjacent = true;
+    for (std::size_t k = 1; k < N; ++k) adjacent = adjacent && offset[k] == offset[0] + k;
+    const std::uint64_t* mask = lattice_.destination_mask(kMover, pair);
+    if (mode == Destinations::kRecord && adjacent && mask != nullptr) {
+      const double* centre = source + offset[0] + static_cast<std::size_t>(y0 * cols + x0) * stride;
+      scan_disc_masked<kMover == kDavid, N, true>(lattice_, kMover, mask, centre, stride,
+                                                  max_allowance, best, record.data());
+      return;
+    }
+    if (mode == Destinations::kFull && adjacent) {
+      if (mask != nullptr) {
+        const double* centre =
+            source + offset[0] + static_cast<std::size_t>(y0 * cols + x0) * stride;
+        scan_disc_masked<kMover == kDavid, N>(lattice_, kMover, mask, centre, stride, max_allowance,
+                                              best);
+        return;
+      }
+      const DiscCentre centre{x0, y0, px, py, ox, oy, clear2};
+      scan_disc_optimal<kMover == kDavid, N>(lattice_, kMover, centre, source + offset[0], stride,
+                                             max_allowance, best);
+      return;
+    }
   }
   // Staying put (offset 0) is always legal, so the running best starts there.  The loop is
   // the solver's hot spot: destinations outside the lattice are skipped with one unsigned

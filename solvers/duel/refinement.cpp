@@ -1,5 +1,6 @@
 #include "solvers/duel/refinement.h"
 
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -23,17 +24,17 @@ namespace {
 std::vector<double> interpolated_values(const DuelGame& game, const DuelIndex& index,
                                         const CoarseDuelValue& interpolated) {
   std::vector<double> x(index.size(), 0.0);
-  DuelState s;
-  s.phase = Phase::kDeclare;
-  for (int layer = 0; layer < DuelIndex::kLayers; ++layer) {
-    for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
-      s.actor = slot < 4 ? kDavid : kGoliath;
-      s.flags = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
-      for_each_placement(game, s, [&] {
-        if (const auto at = index.index_of(s)) x[*at] = interpolated.declare_value(s);
-      });
-    }
-  }
+  // Each (layer, slot) writes its own states, so they are filled in parallel.
+  tbb::parallel_for(0, DuelIndex::kLayers * DuelIndex::kSlots, [&](int k) {
+    const int layer = k / DuelIndex::kSlots, slot = k % DuelIndex::kSlots;
+    DuelState s;
+    s.phase = Phase::kDeclare;
+    s.actor = slot < 4 ? kDavid : kGoliath;
+    s.flags = static_cast<std::uint8_t>(layer_flags(layer) | slot_flags(slot));
+    for_each_placement(game, s, [&] {
+      if (const auto at = index.index_of(s)) x[*at] = interpolated.declare_value(s);
+    });
+  });
   return x;
 }
 
@@ -45,7 +46,6 @@ int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer,
   using Evaluator = TurnEvaluator<Mode::kOptimal>;
   Evaluator ev(lattice, x.data(), x.data(), 1.0, 0.0);
   const std::size_t npairs = lattice.index.pairs();
-  std::vector<std::uint16_t> records(lattice.index.at(0, DuelIndex::kSlots, 0) * 13);
   std::vector<double> transposed(4 * npairs);
   for (int slot = 0; slot < 4; ++slot) {
     for (std::size_t p = 0; p < npairs; ++p)
@@ -59,11 +59,9 @@ int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer,
     cache = fill_cache(lattice, ev, layer);
     ev.set_cache(cache.data(), layer);
   }
-  using D = Evaluator::Destinations;
   int sweeps = 0;
   while (sweeps < max_sweeps) {
     if (cancelled && cancelled()) throw RefinementCancelled();
-    ev.set_destinations(records.data(), layer, D::kFull, D::kFull);
     const SweepResult r =
         sweep(lattice, ev, x.data(), transposed.data(), nullptr, layer, continuation, clamp);
     ++sweeps;
@@ -80,8 +78,8 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
   rules.turn_cap = 0;
   const DuelGame game(rules);
   const auto start = Clock::now();
-  const LatticeTables lattice(game);
-  std::vector<double> x = interpolated_values(game, lattice.index, interpolated);
+  LatticeTables lattice(game);
+  std::vector<double> x;
   const bool god = rules.god_enabled;
   std::vector<int> layers = {0, 1, 2};
   if (god) layers.insert(layers.end(), {3, 4, 5});
@@ -91,6 +89,8 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
   summary.layers = static_cast<int>(layers.size());
   tbb::task_arena arena(std::max(1, options.threads));
   arena.execute([&] {
+    x = interpolated_values(game, lattice.index, interpolated);
+    lattice.build_destination_masks();
     for (int layer : layers) {
       const auto layer_start = Clock::now();
       const int settled =

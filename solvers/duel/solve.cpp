@@ -85,7 +85,7 @@ void record_certificate(const std::vector<int>& layers, const std::vector<bool>&
 DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   check_solvable(game);
   const auto start = Clock::now();
-  const LatticeTables lattice(game);
+  LatticeTables lattice(game);
   SolveSummary summary;
   summary.threads = options.threads;
   const bool god = game.rules().god_enabled;
@@ -112,6 +112,7 @@ DuelSolution solve_duel(const DuelGame& game, const SolverOptions& options) {
   const SolveContext context{lattice, layers, options, summary, continuation};
 
   arena.execute([&] {
+    lattice.build_destination_masks();  // (disc_scan.h)
     // 1. Solve: value iteration from zero, layer by layer, both sides optimal, with
     //    extrapolation along the slowest mode.  The result is an estimate; 2 and 3 bound it.
     // The last change of every state: where the solve is still moving, the upper pass starts
