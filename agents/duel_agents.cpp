@@ -30,7 +30,7 @@ std::vector<PresetInfo> GameAgents<duel::DuelGame>::presets(const duel::DuelGame
           ? PresetInfo{"strong", std::string(duel::kStrongRefinedLookahead),
                        "the rest of the turn exactly, valued by the exact solution one "
                        "centimetre coarser refined on this lattice (a sub-solution raised until "
-                       "it settles; computed once, then cached: seconds at 2 cm, a few minutes "
+                       "it settles; computed once, then cached: seconds at 2 cm, about a minute "
                        "on the default 1 cm lattice, in the background when a person plays)"}
           : PresetInfo{"strong", "lookahead",
                        "the rest of the turn exactly, valued by the exact solution one "

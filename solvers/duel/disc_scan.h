@@ -145,20 +145,32 @@ void scan_disc_masked(const LatticeTables& lattice, Side mover, const std::uint6
         const int j = i + std::countr_zero(bits);
         bits &= bits - 1;
         const double* p = centre + step[j] * sstride;
-        if constexpr (kStreams == 1) {
+        if constexpr (!kRecord) {
+          // (written as a max or min, which compiles to one instruction a lane)
+          if constexpr (kStreams == 1) {
+            r = takes(p[0], r) ? p[0] : r;
+          } else {
+            const Lanes v0 = load(p);
+            r0 = takes(v0, r0) ? v0 : r0;
+            if constexpr (kStreams == 4) {
+              const Lanes v1 = load(p + 2);
+              r1 = takes(v1, r1) ? v1 : r1;
+            }
+          }
+        } else if constexpr (kStreams == 1) {
           const bool t = takes(p[0], r);
-          if constexpr (kRecord) choice = t ? j : choice;
+          choice = t ? j : choice;
           r = t ? p[0] : r;
         } else {
           const double at = j;
           const Lanes v0 = load(p);
           const auto t0 = takes(v0, r0);
-          if constexpr (kRecord) choice0 = t0 ? Lanes{at, at} : choice0;
+          choice0 = t0 ? Lanes{at, at} : choice0;
           r0 = t0 ? v0 : r0;
           if constexpr (kStreams == 4) {
             const Lanes v1 = load(p + 2);
             const auto t1 = takes(v1, r1);
-            if constexpr (kRecord) choice1 = t1 ? Lanes{at, at} : choice1;
+            choice1 = t1 ? Lanes{at, at} : choice1;
             r1 = t1 ? v1 : r1;
           }
         }

@@ -57,6 +57,9 @@ LatticeTables::LatticeTables(const DuelGame& g) : game(g), geometry(g.geometry()
       }
     }
   }
+  mirror_pair.resize(pairs);
+  for (std::size_t p = 0; p < pairs; ++p)
+    mirror_pair[p] = static_cast<std::uint32_t>(index.mirror(p));
   goliath_group_order = canonical_pairs;
   const auto np_david = static_cast<std::uint32_t>(points[kDavid]);
   auto tiled = [np_david](std::uint32_t p) {

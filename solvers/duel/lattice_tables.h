@@ -28,6 +28,7 @@ struct LatticeTables {
   std::vector<int> offset_dx[2], offset_dy[2];  // the offsets as plain arrays (the hot loop)
   std::vector<std::uint8_t> contact, cap_david, cap_goliath, valid;
   std::vector<std::uint32_t> canonical_pairs;  // valid pairs with x on the canonical half
+  std::vector<std::uint32_t> mirror_pair;      // index.mirror of every pair (read per update)
   // The same pairs in the order of Goliath's group in a sweep: tiles of kDavidTile consecutive
   // David points, Goliath's point slower than David's within a tile.  A Goliath move reads the
   // David values of one David point (a block of the transposed copy), so a tile's few blocks stay

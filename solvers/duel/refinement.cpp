@@ -54,10 +54,12 @@ int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer,
   ev.set_transposed(transposed.data(), transposed.data(), layer);
   std::vector<double> packed(Evaluator::kPackedStreams * npairs);
   ev.set_packed_leaves(packed.data(), layer);
-  std::vector<double> cache;
+  std::vector<double> cache, flight_cache;
   if (layer >= 3) {
     cache = fill_cache(lattice, ev, layer);
     ev.set_cache(cache.data(), layer);
+    flight_cache = fill_flight_cache(lattice, ev, layer);
+    ev.set_flight_cache(flight_cache.data(), layer);
   }
   int sweeps = 0;
   while (sweeps < max_sweeps) {

@@ -55,7 +55,7 @@ std::shared_ptr<const DuelSolution> cached_refined_values(
     const std::function<bool()>& cancelled = {});
 
 // Whether `strong` refines `game`'s lattice (agents/duel_agents.cpp): at most the pairs of the
-// default 30 cm board at 1 cm (551,124; a few minutes and about 1 GB once, then cached).  Larger
+// default 30 cm board at 1 cm (551,124; about a minute and 400 MB once, then cached).  Larger
 // lattices (boards over 30 cm at 1 cm) would take much longer.
 inline constexpr std::size_t kAffordableRefinementPairs = 560000;
 bool refinement_is_affordable(const DuelGame& game);

@@ -101,7 +101,7 @@ SweepResult sweep(const LatticeTables& lattice, const TurnEvaluator<M>& ev, doub
   const std::size_t npairs = lattice.index.pairs();
   auto update = [&](int slot, std::size_t p, const typename TurnEvaluator<M>::MoveDiscs& discs,
                     SweepResult& acc) {
-    const std::size_t mirror = lattice.index.mirror(p);
+    const std::size_t mirror = lattice.mirror_pair[p];
     const double old = values[lattice.index.at(layer, slot, p)];
     double v = continuation * Ops<M>::e(ev.state_value(layer, slot, p, discs.of(slot)));
     if (clamp == Clamp::kNoLower) v = std::max(v, old);
@@ -161,7 +161,7 @@ struct LayerBackup {
                           for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
                             const std::size_t j = lattice.index.at(0, slot, p);
                             if (marks[j]) {
-                              store(lattice, to, to_t, layer, slot, p, lattice.index.mirror(p),
+                              store(lattice, to, to_t, layer, slot, p, lattice.mirror_pair[p],
                                     values[j]);
                             }
                           }
@@ -190,6 +190,28 @@ std::vector<typename Ops<M>::T> fill_cache(const LatticeTables& lattice, const T
                         for (int slot : {4, 7}) {
                           const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(slot));
                           cache[lattice.index.at(0, slot, p)] = ev.goliath_move(p, f);
+                        }
+                      }
+                    });
+  return cache;
+}
+
+// The no-God flight values of a God layer, for TurnEvaluator::set_flight_cache: at every
+// canonical pair in contact (where Goliath may melee), without and with David's stone.
+inline std::vector<double> fill_flight_cache(const LatticeTables& lattice,
+                                             const TurnEvaluator<Mode::kOptimal>& ev, int layer) {
+  const std::size_t npairs = lattice.index.pairs();
+  std::vector<double> cache(2 * npairs, 0.0);
+  const auto& pairs = lattice.canonical_pairs;
+  const std::uint8_t lf = static_cast<std::uint8_t>(layer_flags(layer) & ~kGod);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t k = range.begin(); k != range.end(); ++k) {
+                        const std::size_t p = pairs[k];
+                        if (!lattice.contact[p]) continue;
+                        for (const int slot : {4, 7}) {
+                          const auto f = static_cast<std::uint8_t>(lf | slot_flags(slot));
+                          cache[((f & kStone) ? npairs : 0) + p] = ev.david_move(p, f, kGoliath);
                         }
                       }
                     });

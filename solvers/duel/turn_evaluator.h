@@ -131,6 +131,14 @@ class TurnEvaluator {
     cache_ = cache;
     cache_layer_ = layer;
   }
+  // The optimal mode's no-God flight values of a God layer (fill_flight_cache): David's movement
+  // after a tied melee in Goliath's turn, without God, indexed (David's stone) * pairs + pair.
+  // They read only the finished no-God layer, so a sweep reads them instead of scanning the disc
+  // again at every melee.
+  void set_flight_cache(const double* cache, int layer) {
+    flight_cache_ = cache;
+    flight_cache_layer_ = layer;
+  }
 
   // The choice tape (kTapeWords per state of the layer being swept, indexed slot * pairs +
   // pair): a fixed mode records it (each sweep's state_value overwrites its state's), the linear
@@ -304,6 +312,8 @@ class TurnEvaluator {
   T win_, lose_;
   const T* cache_ = nullptr;
   int cache_layer_ = -1;
+  const double* flight_cache_ = nullptr;
+  int flight_cache_layer_ = -1;
   std::uint16_t* records_ = nullptr;
   std::uint16_t* cross_records_ = nullptr;
   int records_layer_ = -1;

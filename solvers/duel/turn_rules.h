@@ -89,6 +89,12 @@ class Turn {
       return ev_
           .cache_[ev_.lattice_.index.at(0, DuelIndex::david_slot(f & kStone, f & kDazed), pair)];
     }
+    if constexpr (M == Mode::kOptimal) {
+      if (ev_.flight_cache_ != nullptr && actor == kGoliath &&
+          ev_.layer_of(f) == ev_.flight_cache_layer_ && (f & (kDazed | kBehead)) == 0) {
+        return ev_.flight_cache_[((f & kStone) ? ev_.lattice_.index.pairs() : 0) + pair];
+      }
+    }
     return david_move(pair, static_cast<std::uint8_t>(f & ~kGod), actor,
                       (f & kGod) ? nullptr : move_best);
   }
@@ -172,8 +178,9 @@ class Turn {
       return o;
     };
     const std::uint8_t n = static_cast<std::uint8_t>(f & ~kGod);
+    // (Goliath's melee: the flight without God, david_move(pair, n, actor) unless cached.)
     const T flee_n = actor == kDavid ? no_god_david_move(pair, f, kDavid, move_best)
-                                     : david_move(pair, n, actor);
+                                     : no_god_david_move(pair, f, actor);
     const auto plain = outcomes(n, flee_n);
     if (!(f & kGod)) {
       T sum{};
