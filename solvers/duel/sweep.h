@@ -139,6 +139,16 @@ std::size_t mark_unsupported(const LatticeTables& lattice, const TurnEvaluator<M
   return reduce_by_group(lattice, ev, layer, false, std::size_t{0}, check, std::plus<>());
 }
 
+// Calls f(p) for every canonical pair p, in parallel (f writes only what belongs to p).
+template <class F>
+void for_each_canonical_pair(const LatticeTables& lattice, const F& f) {
+  const auto& pairs = lattice.canonical_pairs;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t k = range.begin(); k != range.end(); ++k) f(pairs[k]);
+                    });
+}
+
 // A layer's values and the transposed copy of its David slots, kept to undo an extrapolation.
 struct LayerBackup {
   std::vector<double> values, transposed;
@@ -153,20 +163,12 @@ struct LayerBackup {
   // Puts back the saved value of every marked state (and of its mirror image).
   void restore_marked(const LatticeTables& lattice, double* to, double* to_t, int layer,
                       const std::vector<std::uint8_t>& marks) const {
-    const auto& pairs = lattice.canonical_pairs;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
-                      [&](const tbb::blocked_range<std::size_t>& range) {
-                        for (std::size_t k = range.begin(); k != range.end(); ++k) {
-                          const std::size_t p = pairs[k];
-                          for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
-                            const std::size_t j = lattice.index.at(0, slot, p);
-                            if (marks[j]) {
-                              store(lattice, to, to_t, layer, slot, p, lattice.mirror_pair[p],
-                                    values[j]);
-                            }
-                          }
-                        }
-                      });
+    for_each_canonical_pair(lattice, [&](std::size_t p) {
+      for (int slot = 0; slot < DuelIndex::kSlots; ++slot) {
+        const std::size_t j = lattice.index.at(0, slot, p);
+        if (marks[j]) store(lattice, to, to_t, layer, slot, p, lattice.mirror_pair[p], values[j]);
+      }
+    });
   }
 };
 
@@ -177,22 +179,17 @@ std::vector<typename Ops<M>::T> fill_cache(const LatticeTables& lattice, const T
                                            int layer) {
   using T = typename Ops<M>::T;
   std::vector<T> cache(lattice.index.at(0, DuelIndex::kSlots, 0));
-  const auto& pairs = lattice.canonical_pairs;
   const std::uint8_t lf = static_cast<std::uint8_t>(layer_flags(layer) & ~kGod);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-                        const std::size_t p = pairs[k];
-                        for (int slot : {0, 1, 2, 3}) {
-                          const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(slot));
-                          cache[lattice.index.at(0, slot, p)] = ev.david_move(p, f, kDavid);
-                        }
-                        for (int slot : {4, 7}) {
-                          const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(slot));
-                          cache[lattice.index.at(0, slot, p)] = ev.goliath_move(p, f);
-                        }
-                      }
-                    });
+  for_each_canonical_pair(lattice, [&](std::size_t p) {
+    for (int slot : {0, 1, 2, 3}) {
+      const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(slot));
+      cache[lattice.index.at(0, slot, p)] = ev.david_move(p, f, kDavid);
+    }
+    for (int slot : {4, 7}) {
+      const std::uint8_t f = static_cast<std::uint8_t>(lf | slot_flags(slot));
+      cache[lattice.index.at(0, slot, p)] = ev.goliath_move(p, f);
+    }
+  });
   return cache;
 }
 
@@ -202,19 +199,14 @@ inline std::vector<double> fill_flight_cache(const LatticeTables& lattice,
                                              const TurnEvaluator<Mode::kOptimal>& ev, int layer) {
   const std::size_t npairs = lattice.index.pairs();
   std::vector<double> cache(2 * npairs, 0.0);
-  const auto& pairs = lattice.canonical_pairs;
   const std::uint8_t lf = static_cast<std::uint8_t>(layer_flags(layer) & ~kGod);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs.size(), 256),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-                        const std::size_t p = pairs[k];
-                        if (!lattice.contact[p]) continue;
-                        for (const int slot : {4, 7}) {
-                          const auto f = static_cast<std::uint8_t>(lf | slot_flags(slot));
-                          cache[((f & kStone) ? npairs : 0) + p] = ev.david_move(p, f, kGoliath);
-                        }
-                      }
-                    });
+  for_each_canonical_pair(lattice, [&](std::size_t p) {
+    if (!lattice.contact[p]) return;
+    for (const int slot : {4, 7}) {
+      const auto f = static_cast<std::uint8_t>(lf | slot_flags(slot));
+      cache[((f & kStone) ? npairs : 0) + p] = ev.david_move(p, f, kGoliath);
+    }
+  });
   return cache;
 }
 
