@@ -138,27 +138,27 @@ void TurnEvaluator<M>::discs(std::size_t pair, const std::array<std::uint8_t, N>
     }
     return;
   }
+  // The optimal mode's streams side by side (all but David's four unpacked ones) take the scans
+  // of disc_scan.h: from the destination mask when the lattice has masks, else with the tests.
   if constexpr (M == Mode::kOptimal) {
     bool adjacent = true;
     for (std::size_t k = 1; k < N; ++k) adjacent = adjacent && offset[k] == offset[0] + k;
     const std::uint64_t* mask = lattice_.destination_mask(kMover, pair);
-    if (mode == Destinations::kRecord && adjacent && mask != nullptr) {
+    constexpr bool kMax = kMover == kDavid;
+    if (adjacent && mask != nullptr) {  // (a replay returned above)
       const double* centre = source + offset[0] + static_cast<std::size_t>(y0 * cols + x0) * stride;
-      scan_disc_masked<kMover == kDavid, N, true>(lattice_, kMover, mask, centre, stride,
-                                                  max_allowance, best, record.data());
+      if (mode == Destinations::kRecord) {
+        scan_disc_masked<kMax, N, true>(lattice_, kMover, mask, centre, stride, max_allowance, best,
+                                        record.data());
+      } else {
+        scan_disc_masked<kMax, N>(lattice_, kMover, mask, centre, stride, max_allowance, best);
+      }
       return;
     }
-    if (mode == Destinations::kFull && adjacent) {
-      if (mask != nullptr) {
-        const double* centre =
-            source + offset[0] + static_cast<std::size_t>(y0 * cols + x0) * stride;
-        scan_disc_masked<kMover == kDavid, N>(lattice_, kMover, mask, centre, stride, max_allowance,
-                                              best);
-        return;
-      }
+    if (adjacent && mode == Destinations::kFull) {
       const DiscCentre centre{x0, y0, px, py, ox, oy, clear2};
-      scan_disc_optimal<kMover == kDavid, N>(lattice_, kMover, centre, source + offset[0], stride,
-                                             max_allowance, best);
+      scan_disc_optimal<kMax, N>(lattice_, kMover, centre, source + offset[0], stride,
+                                 max_allowance, best);
       return;
     }
   }

@@ -38,39 +38,52 @@ std::vector<double> interpolated_values(const DuelGame& game, const DuelIndex& i
   return x;
 }
 
-// Gauss-Seidel sweeps of one layer with `clamp`, each turn continuing with `continuation`, until
-// no value moves by more than `tolerance` or `max_sweeps` have run; returns the sweeps run.
-int sweep_layer(const LatticeTables& lattice, std::vector<double>& x, int layer, Clamp clamp,
-                double continuation, int max_sweeps, double tolerance,
-                const std::function<bool()>& cancelled) {
+// Sweeps of one layer: the evaluator and its copies (transposed, packed, the God layer's caches of
+// finished layers) are set up once and serve both phases.
+class LayerSweeps {
+ public:
+  LayerSweeps(const LatticeTables& lattice, std::vector<double>& x, int layer)
+      : lattice_(lattice), x_(x), layer_(layer), ev_(lattice, x.data(), x.data(), 1.0, 0.0) {
+    const std::size_t npairs = lattice.index.pairs();
+    transposed_.resize(4 * npairs);
+    for (int slot = 0; slot < 4; ++slot) {
+      for (std::size_t p = 0; p < npairs; ++p)
+        transposed_[lattice.transposed(slot, p)] = x[lattice.index.at(layer, slot, p)];
+    }
+    ev_.set_transposed(transposed_.data(), transposed_.data(), layer);
+    packed_.resize(Evaluator::kPackedStreams * npairs);
+    ev_.set_packed_leaves(packed_.data(), layer);
+    if (layer >= 3) {
+      cache_ = fill_cache(lattice, ev_, layer);
+      ev_.set_cache(cache_.data(), layer);
+      flight_cache_ = fill_flight_cache(lattice, ev_, layer);
+      ev_.set_flight_cache(flight_cache_.data(), layer);
+    }
+  }
+
+  // Gauss-Seidel sweeps with `clamp`, each turn continuing with `continuation`, until no value
+  // moves by more than `tolerance` or `max_sweeps` have run; returns the sweeps run.
+  int run(Clamp clamp, double continuation, int max_sweeps, double tolerance,
+          const std::function<bool()>& cancelled) {
+    int sweeps = 0;
+    while (sweeps < max_sweeps) {
+      if (cancelled && cancelled()) throw RefinementCancelled();
+      const SweepResult r =
+          sweep(lattice_, ev_, x_.data(), transposed_.data(), nullptr, layer_, continuation, clamp);
+      ++sweeps;
+      if (r.max_change <= tolerance) break;
+    }
+    return sweeps;
+  }
+
+ private:
   using Evaluator = TurnEvaluator<Mode::kOptimal>;
-  Evaluator ev(lattice, x.data(), x.data(), 1.0, 0.0);
-  const std::size_t npairs = lattice.index.pairs();
-  std::vector<double> transposed(4 * npairs);
-  for (int slot = 0; slot < 4; ++slot) {
-    for (std::size_t p = 0; p < npairs; ++p)
-      transposed[lattice.transposed(slot, p)] = x[lattice.index.at(layer, slot, p)];
-  }
-  ev.set_transposed(transposed.data(), transposed.data(), layer);
-  std::vector<double> packed(Evaluator::kPackedStreams * npairs);
-  ev.set_packed_leaves(packed.data(), layer);
-  std::vector<double> cache, flight_cache;
-  if (layer >= 3) {
-    cache = fill_cache(lattice, ev, layer);
-    ev.set_cache(cache.data(), layer);
-    flight_cache = fill_flight_cache(lattice, ev, layer);
-    ev.set_flight_cache(flight_cache.data(), layer);
-  }
-  int sweeps = 0;
-  while (sweeps < max_sweeps) {
-    if (cancelled && cancelled()) throw RefinementCancelled();
-    const SweepResult r =
-        sweep(lattice, ev, x.data(), transposed.data(), nullptr, layer, continuation, clamp);
-    ++sweeps;
-    if (r.max_change <= tolerance) break;
-  }
-  return sweeps;
-}
+  const LatticeTables& lattice_;
+  std::vector<double>& x_;
+  int layer_;
+  Evaluator ev_;
+  std::vector<double> transposed_, packed_, cache_, flight_cache_;
+};
 
 }  // namespace
 
@@ -95,12 +108,12 @@ DuelSolution refine_interpolated_values(const CoarseDuelValue& interpolated,
     lattice.build_destination_masks();
     for (int layer : layers) {
       const auto layer_start = Clock::now();
-      const int settled =
-          sweep_layer(lattice, x, layer, Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
-                      options.settle_tolerance, options.cancelled);
+      LayerSweeps sweeps(lattice, x, layer);
+      const int settled = sweeps.run(Clamp::kNoRaise, 1.0 - options.settle_discount, 1000000,
+                                     options.settle_tolerance, options.cancelled);
       const int rose = options.sweeps > 0
-                           ? sweep_layer(lattice, x, layer, Clamp::kNoLower, continuation,
-                                         options.sweeps, options.rise_tolerance, options.cancelled)
+                           ? sweeps.run(Clamp::kNoLower, continuation, options.sweeps,
+                                        options.rise_tolerance, options.cancelled)
                            : 0;
       summary.sweeps += settled + rose;
       if (options.log) {
