@@ -34,6 +34,9 @@ int milliseconds_until(ChildProcess::Clock::time_point deadline) {
   return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1 << 30));
 }
 
+// How often a wait for the program's output also checks whether the program has exited.
+constexpr int kExitCheckMilliseconds = 20;
+
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
@@ -149,6 +152,7 @@ bool ChildProcess::write_line(std::string_view line, Clock::time_point deadline)
 
 bool ChildProcess::fill_buffer(Clock::time_point deadline) {
   char chunk[65536];
+  bool program_exited = false;
   while (true) {
     const ssize_t n = ::read(from_child_, chunk, sizeof chunk);
     if (n > 0) {
@@ -164,12 +168,24 @@ bool ChildProcess::fill_buffer(Clock::time_point deadline) {
       closed_ = true;
       return false;
     }
+    // The program itself has ended while its stdout is still open: a child it started holds the
+    // pipe.  Nothing it wrote is lost (the read above found the pipe empty), and what ended the
+    // game is the program's exit, so report the end of its output instead of waiting out the clock.
+    // One more read after the exit is seen: a line written just before it is in the pipe by now.
+    if (program_exited) {
+      closed_ = true;
+      return false;
+    }
+    if (reap(false)) {
+      program_exited = true;
+      continue;
+    }
     pollfd ready{from_child_, POLLIN, 0};
     const int timeout = milliseconds_until(deadline);
     if (timeout == 0) return false;
-    const int polled = ::poll(&ready, 1, timeout);
-    if (polled == 0) return false;
+    const int polled = ::poll(&ready, 1, std::min(timeout, kExitCheckMilliseconds));
     if (polled < 0 && errno != EINTR) return false;
+    if (polled == 0 && milliseconds_until(deadline) == 0) return false;
   }
 }
 

@@ -56,8 +56,18 @@ std::string quoted(std::string_view line) {
   return "'" + one_line(shown) + "'";
 }
 
+// parse_json with its refusal of deep nesting as the protocol's own error: the peer that sent the
+// line loses its game, and the process goes on.
+void parse_protocol_json(rapidjson::Document& document, std::string_view line) {
+  try {
+    parse_json(document, line);
+  } catch (const JsonTooDeepError& e) {
+    throw ProtocolError(std::string(e.what()) + ": " + quoted(line));
+  }
+}
+
 void parse_object(rapidjson::Document& document, std::string_view line) {
-  parse_json(document, line);
+  parse_protocol_json(document, line);
   if (document.HasParseError() || !document.IsObject()) {
     throw ProtocolError("a line that is not a JSON object: " + quoted(line));
   }
@@ -226,7 +236,7 @@ void write_for_cereal(const rapidjson::Value& value, Writer& w) {
 
 std::string compact_json(std::string_view text) {
   rapidjson::Document document;
-  parse_json(document, text);
+  parse_protocol_json(document, text);
   if (document.HasParseError()) throw ProtocolError("malformed JSON: " + quoted(text));
   return raw_json(document);
 }
@@ -246,7 +256,7 @@ std::string compact_state_json(std::string_view cereal_text) {
 
 std::string cereal_state_json(std::string_view protocol_json) {
   rapidjson::Document document;
-  parse_json(document, protocol_json);
+  parse_protocol_json(document, protocol_json);
   if (document.HasParseError() || !document.IsObject()) {
     throw ProtocolError("a state that is not a JSON object: " + quoted(protocol_json));
   }

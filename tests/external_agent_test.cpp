@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -177,6 +179,35 @@ TEST(ExternalAgent, GarbageAndFloodsLoseWithTheCause) {
   const MatchResult long_line =
       hostile_match(external(shell_agent("long", "tr -d '\\n' < /dev/zero")), 1);
   EXPECT_EQ(long_line.first_error, "external agent wrote a line over 1 MiB");
+}
+
+// 400,000 nested lists: under the 1 MiB line limit, and deep enough to overflow any thread's stack
+// in a parser that recurses once per level.
+std::string deeply_nested(std::size_t levels = 400000) {
+  return std::string(levels, '[') + std::string(levels, ']');
+}
+
+TEST(ExternalAgent, AnAnswerNestedTooDeepLosesItsGameAndTheMatchGoesOn) {
+  const fs::path answer = scratch("scripts") / "deep-answer.json";
+  std::ofstream(answer) << R"({"type":"action","id":)" << deeply_nested() << "}\n";
+  const MatchResult result =
+      hostile_match(external(shell_agent("deep", "cat " + answer.string())), 2);
+  EXPECT_EQ(result.errors[0], 2);
+  EXPECT_EQ(result.wins[1], 2);
+  const std::string shown = R"({"type":"action","id":)" + std::string(80 - 22, '[') + "...";
+  EXPECT_EQ(result.first_error,
+            "external agent wrote a malformed line: JSON nested deeper than 128 levels at line 1, "
+            "column 150: '" +
+                shown + "'");
+}
+
+TEST(ExternalAgent, AnAgentThatExitsWhileItsChildHoldsThePipeLosesWithItsExitStatus) {
+  // The background sleep inherits the program's stdout, so the pipe stays open after the exit.
+  const auto start = std::chrono::steady_clock::now();
+  const MatchResult result =
+      hostile_match(external(shell_agent("forker", "sleep 60 & exit 4"), "move_time=30"), 1);
+  EXPECT_EQ(result.first_error, "external agent exited with status 4");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
 }
 
 TEST(ExternalAgent, HandshakeFailuresAreNamed) {
@@ -357,6 +388,36 @@ TEST(ProtocolServer, OutOfOrderAndMalformedMessagesAreProtocolErrors) {
                               "\n")
                 .find("'rules' and 'state'"),
             std::string::npos);
+}
+
+TEST(ProtocolServer, ALineNestedTooDeepIsAProtocolErrorOnEveryField) {
+  // As a whole line, as the state of an act, and as the rules of a new game.
+  EXPECT_NE(serve(kHello + deeply_nested() + "\n").error.find("nested deeper than 128 levels"),
+            std::string::npos);
+  std::string deep_state = kAct;
+  deep_state.replace(deep_state.find(R"("scores":[0,0])"), 14, R"("scores":)" + deeply_nested());
+  EXPECT_NE(serve(kHello + kNewGame + deep_state).error.find("nested deeper than 128 levels"),
+            std::string::npos);
+  std::string deep_rules = kNewGame;
+  deep_rules.replace(deep_rules.find(R"({"goal":100})"), 12, deeply_nested());
+  EXPECT_NE(serve(kHello + deep_rules).error.find("nested deeper than 128 levels"),
+            std::string::npos);
+}
+
+TEST(ProtocolServer, TheCommandRefusesALineNestedTooDeepWithOneLine) {
+  const fs::path input = scratch("scripts") / "deep-hello.txt";
+  std::ofstream(input) << kHello << deeply_nested() << "\n";
+  const std::string command =
+      std::string(SLING_BINARY) + " protocol random < " + input.string() + " 2>&1 >/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[512];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_EQ(std::count(output.begin(), output.end(), '\n'), 1) << output;
+  EXPECT_NE(output.find("nested deeper than 128 levels"), std::string::npos) << output;
 }
 
 TEST(ProtocolServer, TheCommandRefusesAnUnknownAgentAtOnce) {

@@ -115,11 +115,30 @@ int leading_power_of_ten(std::string_view number) {
   return std::numeric_limits<int>::min();
 }
 
+// "line L, column C" of byte `offset` of `text`, both from 1.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::size_t line =
+      1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+  std::size_t line_start = 0;
+  if (offset > 0) {
+    const std::size_t newline = text.rfind('\n', offset - 1);
+    if (newline != std::string_view::npos) line_start = newline + 1;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
+
+[[noreturn]] void throw_too_deep(std::string_view text, std::size_t offset) {
+  throw JsonTooDeepError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                         " levels at " + line_and_column(text, offset));
+}
+
 }  // namespace
 
-std::string with_safe_json_numbers(std::string_view text) {
+std::string safe_json_text(std::string_view text) {
   std::string safe(text);
   bool in_string = false;
+  int depth = 0;  // brackets outside strings; a stray closing one is the parser's syntax error
   std::size_t i = 0;
   while (i < safe.size()) {
     const char c = safe[i];
@@ -132,6 +151,11 @@ std::string with_safe_json_numbers(std::string_view text) {
       in_string = true;
       ++i;
       continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) throw_too_deep(text, i);
+    } else if (c == ']' || c == '}') {
+      --depth;
     }
     if (!is_digit(safe, i)) {
       ++i;
@@ -149,28 +173,23 @@ std::string with_safe_json_numbers(std::string_view text) {
 }
 
 void parse_json(rapidjson::Document& document, std::string_view text) {
-  const std::string safe = with_safe_json_numbers(text);
+  const std::string safe = safe_json_text(text);
   document.Parse(safe.data(), safe.size());
 }
 
 std::string json_syntax_problem(std::string_view text) {
   rapidjson::Document document;
-  parse_json(document, text);
-  if (!document.HasParseError()) return "";
-  const std::size_t offset = std::min(document.GetErrorOffset(), text.size());
-  const std::size_t line =
-      1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
-  std::size_t line_start = 0;
-  if (offset > 0) {
-    const std::size_t newline = text.rfind('\n', offset - 1);
-    if (newline != std::string_view::npos) line_start = newline + 1;
+  try {
+    parse_json(document, text);
+  } catch (const JsonTooDeepError& e) {
+    return e.what();
   }
-  const std::size_t column = offset - line_start + 1;
+  if (!document.HasParseError()) return "";
   std::string reason = rapidjson::GetParseError_En(document.GetParseError());
   if (!reason.empty() && reason.back() == '.') reason.pop_back();
   for (char& c : reason) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(column) +
-         " (" + reason + ")";
+  return "malformed JSON at " + line_and_column(text, document.GetErrorOffset()) + " (" + reason +
+         ")";
 }
 
 }  // namespace sling

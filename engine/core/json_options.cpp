@@ -68,7 +68,11 @@ void merge_checked(rapidjson::Value& base, const rapidjson::Value& overrides,
 
 rapidjson::Document parse_or_throw(std::string_view text, std::string_view what) {
   rapidjson::Document doc;
-  parse_json(doc, text);
+  try {
+    parse_json(doc, text);
+  } catch (const JsonTooDeepError& e) {
+    throw RulesError(std::string(what) + ": " + e.what());
+  }
   if (doc.HasParseError()) {
     throw RulesError(std::string(what) + ": malformed JSON at offset " +
                      std::to_string(doc.GetErrorOffset()));

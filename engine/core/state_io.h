@@ -33,7 +33,7 @@ template <class State>
 State state_from_json(std::string_view text) {
   State state{};
   try {
-    std::istringstream in{with_safe_json_numbers(text)};
+    std::istringstream in{safe_json_text(text)};
     cereal::JSONInputArchive archive(in);
     archive(cereal::make_nvp("state", state));
   } catch (const JsonValueError& e) {

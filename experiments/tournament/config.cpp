@@ -43,11 +43,15 @@ std::string TournamentConfig::to_json() const {
 }
 
 TournamentConfig TournamentConfig::from_json(std::string_view text, const std::string& path) {
-  rapidjson::Document document;
-  parse_json(document, text);
   auto fail = [&](const std::string& reason) -> TournamentConfig {
     throw FileFormatError("'" + path + "': " + reason);
   };
+  rapidjson::Document document;
+  try {
+    parse_json(document, text);
+  } catch (const JsonTooDeepError& e) {
+    return fail(e.what());
+  }
   if (document.HasParseError() || !document.IsObject()) return fail("not a JSON object");
   auto member = [&](const char* key) -> const rapidjson::Value& {
     const auto it = document.FindMember(key);

@@ -218,7 +218,11 @@ void for_each_record(const std::string& text, Visit visit) {
     ++line_number;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     rapidjson::Document document;
-    parse_json(document, line);
+    try {
+      parse_json(document, line);
+    } catch (const JsonTooDeepError& e) {
+      throw bad_request("records line " + std::to_string(line_number) + ": " + e.what());
+    }
     if (document.HasParseError() || !document.IsObject() || !document.HasMember("game_id") ||
         !document["game_id"].IsInt64() || !document.HasMember("record") ||
         !document["record"].IsObject()) {

@@ -23,7 +23,11 @@ rapidjson::Document parse_body(std::string_view body) {
     document.SetObject();
     return document;
   }
-  parse_json(document, body);
+  try {
+    parse_json(document, body);
+  } catch (const JsonTooDeepError& e) {
+    throw bad_request(e.what());
+  }
   if (document.HasParseError()) {
     throw bad_request("malformed JSON at byte " + std::to_string(document.GetErrorOffset()));
   }

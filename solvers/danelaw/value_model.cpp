@@ -185,7 +185,11 @@ std::string ValueModel::to_json() const {
 
 ValueModel ValueModel::from_json(std::string_view text, const std::string& origin) {
   rapidjson::Document doc;
-  parse_json(doc, text);
+  try {
+    parse_json(doc, text);
+  } catch (const JsonTooDeepError& e) {
+    fail(origin, std::string("not JSON (") + e.what() + ")");
+  }
   if (doc.HasParseError()) {
     fail(origin, std::string("not JSON (") + rapidjson::GetParseError_En(doc.GetParseError()) +
                      " at offset " + std::to_string(doc.GetErrorOffset()) + ")");
