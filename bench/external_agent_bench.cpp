@@ -15,6 +15,7 @@
 #include "agents/registry.h"
 #include "engine/pig/pig.h"
 #include "experiments/play_game.h"
+#include "tests/build_paths.h"
 
 namespace sling {
 namespace {

@@ -17,6 +17,8 @@
 #include <filesystem>
 #include <string>
 
+#include "tests/build_paths.h"
+
 namespace sling {
 namespace {
 

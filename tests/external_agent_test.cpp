@@ -18,6 +18,7 @@
 #include "engine/pig/pig.h"
 #include "experiments/match.h"
 #include "experiments/play_game.h"
+#include "tests/build_paths.h"
 
 namespace sling {
 namespace {

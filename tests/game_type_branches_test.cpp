@@ -14,6 +14,7 @@
 
 #include "engine/core/io.h"
 #include "engine/games.h"
+#include "tests/build_paths.h"
 
 namespace sling {
 namespace {

@@ -2,6 +2,7 @@
 // not a finite number, nesting and indentation, and ported outputs that keep their bytes.
 
 #include "engine/core/json_writer.h"
+#include "tests/build_paths.h"
 
 #include <gtest/gtest.h>
 

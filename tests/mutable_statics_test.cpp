@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/core/io.h"
+#include "tests/build_paths.h"
 
 namespace sling {
 namespace {

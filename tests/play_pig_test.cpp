@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/build_paths.h"
 #include "tests/play_scripted.h"
 
 #include <unistd.h>

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <string>
 
+#include "tests/build_paths.h"
+
 namespace sling::testing_support {
 
 struct CommandRun {

@@ -17,6 +17,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "tests/build_paths.h"
 
 extern char** environ;
 

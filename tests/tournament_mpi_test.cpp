@@ -22,6 +22,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "tests/build_paths.h"
 
 extern char** environ;
 
@@ -166,11 +167,26 @@ TEST_F(TournamentMpi, AKilledWorkerStopsTheRunCleanlyAndResumeOnOtherRanksFinish
       run(plus(tournament, {"--threads", "2", "--out", reference.string()}), base_ / "log").code,
       0);
 
-  const pid_t launcher = start(plus(plus(mpirun(3), tournament), {"--out", killed.string()}),
-                               (base_ / "killed.log").string());
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (count_lines(killed / "games.csv") < 20 && std::chrono::steady_clock::now() < deadline) {
+  // When a rank dies, Open MPI's launcher sends the others SIGCONT, SIGTERM after a pause and
+  // SIGKILL after another; rank 0 writes its stop note on the SIGTERM.  With the default pause of
+  // 1 s a loaded machine sometimes had not written it by the SIGKILL (an empty stopped.txt), so
+  // here the pause is 5 s, far longer than writing the note takes even then.
+  const std::vector<std::string> launcher_with_time = {"--mca", "odls_base_sigkill_timeout", "5"};
+  const pid_t launcher =
+      start(plus(plus(plus(mpirun(3), launcher_with_time), tournament), {"--out", killed.string()}),
+            (base_ / "killed.log").string());
+  // The worker is killed once 20 games are on file (and the header), however long a loaded
+  // machine takes to get there: then at least those are there after the stop, whatever the other
+  // ranks still finish.  Only a run that is stuck gives up.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
+  while (count_lines(killed / "games.csv") < 21 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (count_lines(killed / "games.csv") < 21) {
+    kill(launcher, SIGTERM);
+    wait_status(launcher);
+    FAIL() << "20 games were not played in 5 minutes:\n"
+           << read_file((base_ / "killed.log").string());
   }
   const pid_t worker = rank_pid(launcher, 1);
   ASSERT_GT(worker, 0) << "no rank 1 among mpirun's children";

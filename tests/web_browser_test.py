@@ -23,8 +23,10 @@ import shutil
 import tempfile
 import time
 
-from web_page_support import (ANIMATING_JS, ANIMATING_SINCE_JS, MAP_JS, SIZES, PageWaits, check_dice, check_duel_scale,
-                              check_layout, check_trails, fail, start_server, stop_server)
+from web_page_support import (ANIMATING_AT_NOW_JS, ANIMATING_JS, ANIMATING_NOW_JS, ANIMATING_SINCE_JS, MAP_JS,
+                              MARK_BOARD_JS, REAL_CLOCK_JS, SIZES, SLOW_CLOCK_JS, PageWaits, check_dice,
+                              check_duel_scale, check_layout, check_trails, fail, start_server, stop_server,
+                              wait_for_redraw)
 
 
 try:
@@ -58,21 +60,31 @@ def start_browser(download_dir):
     except Exception as error:  # the reason Chromium could not start, on one line
         fail("the browser cannot start: " + " ".join(str(error).split()))
     driver.set_window_size(1280, 800)
-    set_viewport(driver, 1280, 720)
+    emulate_viewport(driver, 1280, 720)
     return driver
 
 
-def set_viewport(driver, width, height):
-    """The page's viewport in CSS pixels, as a screen of that size shows it (a phone's is mobile)."""
+def emulate_viewport(driver, width, height):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-    time.sleep(0.3)  # the page redraws its board for the new size
+
+
+def set_viewport(page, width, height):
+    """The page's viewport in CSS pixels, as a screen of that size shows it (a phone's is mobile);
+    returns once the page has drawn its board for it."""
+    if page.viewport == (width, height):
+        return
+    board_shown = page.js(MARK_BOARD_JS)
+    emulate_viewport(page.driver, width, height)
+    page.viewport = (width, height)
+    wait_for_redraw(page, board_shown, "at %dx%d" % (width, height))
 
 
 class Page(PageWaits):
     def __init__(self, driver, url):
         self.driver = driver
         self.url = url
+        self.viewport = (1280, 720)  # as start_browser sets it
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
@@ -110,7 +122,7 @@ class Page(PageWaits):
         fail("the buttons of #%s keep changing" % container_id)
 
     def screenshot(self, out, name):
-        time.sleep(0.5)  # a die thrown just now has stopped rolling
+        self.wait(lambda: not self.js(ANIMATING_NOW_JS), "the animations to end before a screenshot")
         path = os.path.join(out, name)
         self.driver.save_screenshot(path)
         print("screenshot: " + path)
@@ -118,10 +130,10 @@ class Page(PageWaits):
     def at_every_size(self, out, name):
         """Checks the page at each size a player may have, and photographs it (NAME-WxH.png)."""
         for width, height in SIZES:
-            set_viewport(self.driver, width, height)
+            set_viewport(self, width, height)
             check_layout(self, "%s at %dx%d" % (name, width, height))
             self.screenshot(out, "%s-%dx%d.png" % (name, width, height))
-        set_viewport(self.driver, 1280, 720)
+        set_viewport(self, 1280, 720)
 
 
 # The duel, as David: the first God offer is taken (re-roll), later ones declined; destinations
@@ -144,7 +156,7 @@ def check_god_rule(page):
 def check_stakes(page):
     """The God box says what is at stake: David's win chance accepting, and re-rolling."""
     page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
-              "God's stakes (the strong agent's values)", timeout=120)
+              "God's stakes (the strong agent's values)")
     rows = page.js("return [...document.querySelectorAll('#god-stakes table.stakes tr')]"
                    ".map((r) => [r.cells[0].textContent, r.cells[1].textContent])")
     if not any(label == "accept the dice" for label, _ in rows):
@@ -157,13 +169,18 @@ def check_stakes(page):
 
 def check_animation(page):
     """A move is animated briefly (a duel figure, a danelaw army's marker), and a key press skips
-    the animation."""
-    page.wait(lambda: page.js(ANIMATING_JS) > 0, "a figure to move on the board", timeout=5)
+    the animation.  The caller slowed the page's clock (SLOW_CLOCK_JS) before sending the move, so
+    that the animation is still running when the key comes however slowly the machine goes; the
+    clock is put back here."""
+    page.wait(lambda: page.js(ANIMATING_JS) > 0, "a figure to move on the board")
     # Only the motions running before the key count: the agent's reply may start a new one at once.
-    before_key = page.js("return performance.now()")
+    before_key, running = page.js(ANIMATING_AT_NOW_JS)
+    if not running:
+        fail("no figure was moving when the key was pressed")
     ActionChains(page.driver).send_keys("x").perform()
     if page.js(ANIMATING_SINCE_JS, before_key):
         fail("a key press did not skip the move's animation")
+    page.js(REAL_CLOCK_JS)
 
 
 def check_hint(page):
@@ -175,9 +192,9 @@ def check_hint(page):
     if not source or source[0] != "strong" or source[1] != page.js("return window.slingState.hint.source"):
         fail("the hint's source is shown as %s, not 'strong' with its spec in a tooltip" % (source,))
     check_layout(page, "the duel with a hint at 1280x720")
-    set_viewport(page.driver, 390, 844)
+    set_viewport(page, 390, 844)
     check_layout(page, "the duel with a hint at 390x844")
-    set_viewport(page.driver, 1280, 720)
+    set_viewport(page, 1280, 720)
 
 
 def play_duel(page, out):
@@ -231,6 +248,8 @@ def play_duel(page, out):
             assert " cm moved" in shown, shown
             if not clicked_destination:
                 page.at_every_size(out, "duel")
+            if not animated:
+                page.js(SLOW_CLOCK_JS)
             page.click("point-confirm")
             if not animated:
                 check_animation(page)
@@ -331,7 +350,7 @@ def watch_duel_to_the_turn_limit(page):
     Select(page.driver.find_element(By.ID, "delay")).select_by_value("0")
     page.click("watch")
     page.wait(lambda: page.js("return !!window.slingState && window.slingState.over"),
-              "the watched duel to end", timeout=180)
+              "the watched duel to end")
     state = page.settle()
     shown = page.driver.find_element(By.ID, "result").text
     if shown != "Draw: turn limit (1,000 turns)" or state["end_reason"] != "turn limit":
@@ -342,9 +361,9 @@ def watch_duel_to_the_turn_limit(page):
     if last != "%d." % state["plies"]:
         fail("the last move number reads '%s', not '%d.'" % (last, state["plies"]))
     for width, height in SIZES:
-        set_viewport(page.driver, width, height)
+        set_viewport(page, width, height)
         check_layout(page, "a watched game of %d plies at %dx%d" % (state["plies"], width, height))
-    set_viewport(page.driver, 1280, 720)
+    set_viewport(page, 1280, 720)
     print("watched: %s after %d plies" % (shown, state["plies"]))
 
 
@@ -415,6 +434,8 @@ def play_danelaw_move(page, out=None, rules_file=None, map_file=None):
         destinations = page.driver.find_elements(By.CSS_SELECTOR, "#choices .hex-choice[data-kind='move']")
     destination = destinations[-1]
     to_hex = destination.get_attribute("data-hex")
+    if out:
+        page.js(SLOW_CLOCK_JS)
     destination.click()
     if out:
         check_animation(page)  # a marker runs along the army's path; a key skips it
@@ -580,9 +601,14 @@ def check_pig_layout(page, state):
 
 
 def check_phone_width(page):
-    set_viewport(page.driver, 390, 844)
+    set_viewport(page, 390, 844)
     check_layout(page, "a phone's screen (390x844)")
-    set_viewport(page.driver, 1280, 720)
+    set_viewport(page, 1280, 720)
+
+
+# How long the test may take before its waits give up: just inside ctest's TIMEOUT of 600 s
+# (tests/CMakeLists.txt), leaving time to stop the browser and the server.
+TIME_BUDGET_S = 570
 
 
 def main():
@@ -590,6 +616,7 @@ def main():
     parser.add_argument("--sling", required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
+    PageWaits.set_budget(time.time(), TIME_BUDGET_S)
     os.makedirs(args.out, exist_ok=True)
     downloads = tempfile.mkdtemp(prefix="sling-web-")
     cache = tempfile.mkdtemp(prefix="sling-web-cache-")
@@ -603,9 +630,9 @@ def main():
         page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
         check_phone_width(page)
         for width, height in SIZES:
-            set_viewport(driver, width, height)
+            set_viewport(page, width, height)
             check_layout(page, "the new-game form at %dx%d" % (width, height))
-        set_viewport(driver, 1280, 720)
+        set_viewport(page, 1280, 720)
         check_god_rule(page)
         state = play_duel(page, args.out)
         check_phone_width(page)

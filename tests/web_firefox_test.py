@@ -32,8 +32,8 @@ import tempfile
 import time
 import zlib
 
-from web_page_support import (MAP_JS, SIZES, PageWaits, check_dice, check_duel_scale, check_layout,
-                              check_trails, fail, start_server, stop_server)
+from web_page_support import (INNER_SIZE_JS, MAP_JS, MARK_BOARD_JS, SIZES, PageWaits, check_dice, check_duel_scale,
+                              check_layout, check_trails, fail, start_server, stop_server, wait_for_redraw)
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # WebDriver's key of an element reference
 
@@ -125,17 +125,20 @@ class Firefox:
             [binary, "--headless", "--marionette", "--no-remote", "-profile", self.profile],
             stdout=self.log, stderr=subprocess.STDOUT, env=env)
         self.client = None
-        end = time.time() + 60
+        # A first start in a fresh profile takes seconds, and on a loaded machine a minute or more:
+        # wait for as long as Firefox runs, until the test's own deadline.
+        started = time.time()
         while self.client is None:
             if self.process.poll() is not None:
                 fail("the browser cannot start: firefox-esr exited with %d: %s"
                      % (self.process.returncode, self.log_tail()))
-            if time.time() > end:
+            if time.time() > PageWaits.deadline:
                 self.quit()
-                fail("the browser cannot start: no Marionette on port %d after 60 s: %s"
-                     % (port, self.log_tail()))
+                fail("the browser cannot start: no Marionette on port %d after %.0f s: %s"
+                     % (port, time.time() - started, self.log_tail()))
             try:
-                self.client = Marionette(port, timeout=120)
+                # No command waits longer than the test has left.
+                self.client = Marionette(port, timeout=max(1.0, PageWaits.deadline - time.time()))
             except (OSError, MarionetteError):
                 time.sleep(0.2)
         try:
@@ -159,6 +162,8 @@ class Firefox:
             except (OSError, MarionetteError):
                 pass
             self.client.close()
+        else:
+            self.process.terminate()  # never connected: nobody else tells it to quit
         try:
             self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -257,15 +262,24 @@ class Page(PageWaits):
         return self.settle()
 
     def set_size(self, width, height):
-        """The viewport in CSS pixels: the window is sized, then corrected by what its frame takes."""
-        self.m.command("WebDriver:SetWindowRect", {"width": width, "height": height})
-        inner = self.js("return [window.innerWidth, window.innerHeight]")
+        """The viewport in CSS pixels: the window is sized, then corrected by what its frame takes.
+        Returns once the page has drawn its board for the size it has then."""
+        self.resize_window(width, height)
+        inner = self.js(INNER_SIZE_JS)
         if inner != [width, height]:
-            self.m.command("WebDriver:SetWindowRect", {"width": 2 * width - inner[0], "height": 2 * height - inner[1]})
-        time.sleep(0.3)  # the page redraws its board for the new size
-        inner = self.js("return [window.innerWidth, window.innerHeight]")
+            self.resize_window(2 * width - inner[0], 2 * height - inner[1])
+        inner = self.js(INNER_SIZE_JS)
         if abs(inner[0] - width) > 2:
             fail("Firefox's window shows %s CSS pixels, not %dx%d" % (inner, width, height))
+
+    def resize_window(self, width, height):
+        """Sets the window's outer size; once the page shows another size, waits for its board
+        to be drawn anew for it."""
+        before = self.js(INNER_SIZE_JS)
+        board_shown = self.js(MARK_BOARD_JS)
+        self.m.command("WebDriver:SetWindowRect", {"width": width, "height": height})
+        if self.js(INNER_SIZE_JS) != before:
+            wait_for_redraw(self, board_shown, "in a window of %dx%d" % (width, height))
 
     def at_every_size(self, where):
         """Checks the page at each size.  Firefox keeps a window at least 500 pixels wide, so a
@@ -283,8 +297,7 @@ class Page(PageWaits):
             try:
                 self.wait(lambda: self.js("return window.slingReady === true && window.innerWidth === %d" % width),
                           "the page in a phone-sized frame")
-                self.settle()
-                time.sleep(0.3)
+                self.settle()  # the frame's page draws its board for its size as it opens the game
                 check_layout(self, "Firefox, %s at %dx%d (a frame)" % (where, width, height))
             finally:
                 self.m.command("WebDriver:SwitchToParentFrame")
@@ -389,7 +402,7 @@ def play_duel(page, out, opponent):
             page.wait(lambda: page.displayed("#god"), "the God prompt")
             if not stakes_seen:
                 page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
-                          "God's stakes", timeout=120)
+                          "God's stakes")
                 stakes_seen = True
             wanted = "reroll" if not god_used else "accept"
             button = next(b for b, label in page.buttons("god-actions") if label.startswith(wanted))
@@ -506,6 +519,11 @@ def play_pig(page, scratch):
     print("pig: " + state["result"])
 
 
+# How long the test may take before its waits give up: inside ctest's TIMEOUT of 240 s
+# (tests/CMakeLists.txt), leaving time to stop Firefox (at most 15 s) and the server (10 s).
+TIME_BUDGET_S = 210
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sling", required=True)
@@ -514,6 +532,7 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     started = time.time()
+    PageWaits.set_budget(started, TIME_BUDGET_S)
     scratch = tempfile.mkdtemp(prefix="sling-web-firefox-")
     server, url = start_server(args.sling, os.path.join(scratch, "cache"))
     firefox = None

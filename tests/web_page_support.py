@@ -1,6 +1,12 @@
 """What the two browser tests of `sling serve` share (web_browser_test.py drives Chromium through
 Selenium, web_firefox_test.py drives Firefox over Marionette): failing with the reason, starting
-the server, and waiting for the page.  A page class mixes in PageWaits and supplies js()."""
+the server, and waiting for the page.  A page class mixes in PageWaits and supplies js().
+
+Every wait is for a state of the page (a game settled, a board drawn again, a figure moving), never
+for a time: on a loaded machine agents think, pages draw and browsers start later, each by however
+much.  A wait gives up only at the test's own deadline (PageWaits.deadline, which each test sets
+just inside its ctest TIMEOUT), when something is stuck, so that it fails with what it was waiting
+for rather than being killed."""
 
 import os
 import subprocess
@@ -37,20 +43,32 @@ def stop_server(process):
 
 
 class PageWaits:
-    def wait(self, condition, what, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            if condition():
-                return
+    deadline = None  # time.time() at which every wait gives up: set by the test from its budget
+
+    @classmethod
+    def set_budget(cls, started, seconds):
+        cls.deadline = started + seconds
+
+    def wait(self, condition, what):
+        while not condition():
+            if time.time() > self.deadline:
+                error = self.js("return document.getElementById('error').textContent")
+                fail("still waiting for " + what + " when the test's time ran out" +
+                     (": page error " + error if error else ""))
             time.sleep(0.05)
-        error = self.js("return document.getElementById('error').textContent")
-        fail("timed out waiting for " + what + (": page error " + error if error else ""))
 
     def settle(self):
         """Waits until no request is in flight and no agent is thinking; fails on a page error or
-        a script error the test recorded (window.slingTestErrors)."""
-        self.wait(lambda: self.js("return window.slingBusy === false && !!window.slingState"),
-                  "the game to settle")
+        a script error the test recorded (window.slingTestErrors).  Returns the state shown at that
+        moment, read together with the page's busy flag (read apart, a state shown in between
+        could be returned)."""
+        settled = []
+
+        def idle():
+            settled[:] = [self.js("return window.slingBusy === false ? window.slingState : null")]
+            return settled[0] is not None
+
+        self.wait(idle, "the game to settle")
         error = self.js("return document.getElementById('error').hidden ? '' : "
                         "document.getElementById('error').textContent")
         if error:
@@ -58,7 +76,29 @@ class PageWaits:
         errors = self.js("return window.slingTestErrors || []")
         if errors:
             fail("the page reports a script error: " + errors[0])
-        return self.js("return window.slingState")
+        return settled[0]
+
+
+# Before a resize: marks the board drawn now, so that a wait can tell when the page has drawn it
+# anew, and notes when the page sees the window resized; returns whether a board is shown.
+MARK_BOARD_JS = r"""
+const drawn = document.querySelector('#board > *');
+if (drawn) drawn.dataset.slingDrawn = 'before';
+window.slingTestResized = false;
+window.addEventListener('resize', () => { window.slingTestResized = true; }, { once: true });
+return !!window.slingState && !!drawn;
+"""
+BOARD_REDRAWN_JS = "const d = document.querySelector('#board > *'); return !!d && d.dataset.slingDrawn !== 'before'"
+INNER_SIZE_JS = "return [window.innerWidth, window.innerHeight]"
+
+
+def wait_for_redraw(page, board_shown, what):
+    """After the window was resized to another size: waits until the page has seen it and, when a
+    board was shown (`board_shown`, MARK_BOARD_JS's answer from before the resize), has drawn the
+    board anew for the new size (it does so once the resizing has stopped for a moment)."""
+    page.wait(lambda: page.js("return window.slingTestResized === true"), "the page to be resized " + what)
+    if board_shown:
+        page.wait(lambda: page.js(BOARD_REDRAWN_JS), "the board to be drawn again " + what)
 
 
 # What a player would see go wrong on the page as it stands, as a list of sentences (empty: none):
@@ -120,7 +160,14 @@ return problems;
 SIZES = [(1280, 720), (390, 844), (1920, 1080)]
 
 
+# A figure or a marker moving (a move's animation), or a die rolling: the page as it will stay is
+# checked once they have stopped, however late the check comes.
+ANIMATING_NOW_JS = ("return document.querySelectorAll('[data-moving]').length > 0 || "
+                    "document.getAnimations().some((a) => a.animationName === 'roll' && a.playState === 'running')")
+
+
 def check_layout(page, where):
+    page.wait(lambda: not page.js(ANIMATING_NOW_JS), "the animations to end before checking " + where)
     problems = page.js(LAYOUT_PROBLEMS_JS)
     if problems:
         fail("%s: %s" % (where, "; ".join(problems[:5])))
@@ -155,6 +202,20 @@ ANIMATING_JS = "return document.querySelectorAll('[data-moving]').length"
 # The figures still moving whose motion started at or before arguments[0] (performance.now()).
 ANIMATING_SINCE_JS = ("return [...document.querySelectorAll('[data-moving]')]"
                       ".filter((n) => Number(n.dataset.moving) <= arguments[0]).length")
+# performance.now() and the figures moving whose motion started by then, read at once.
+ANIMATING_AT_NOW_JS = ("const now = performance.now(); return [now, [...document.querySelectorAll('[data-moving]')]"
+                       ".filter((n) => Number(n.dataset.moving) <= now).length]")
+# The page's clock for animations (performance.now, which only they read) slowed ten-thousandfold,
+# and put back.  A move's animation, half a second, then lasts longer than a loaded machine takes
+# to see it and to press a key while it runs; the clock still moves on, so that a motion that
+# starts after the key still starts later than it.
+SLOW_CLOCK_JS = r"""
+if (!Object.prototype.hasOwnProperty.call(performance, 'now')) {
+  const real = performance.now.bind(performance), start = real();
+  performance.now = () => start + (real() - start) / 10000;
+}
+"""
+REAL_CLOCK_JS = "delete performance.now;"
 
 
 def check_trails(page, selector, sides, where):

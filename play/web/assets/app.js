@@ -11,6 +11,7 @@ let game = null;        // the current state
 let gameId = null;
 let pollTimer = null;
 let pendingPoint = null;  // the duel: a snapped destination awaiting confirmation
+let tasks = 0;  // run()'s tasks in flight (a person's requests): the page is busy until they end
 window.slingBusy = false;  // true while a request is in flight or an agent is thinking (tests)
 
 // ---- requests ---------------------------------------------------------------------------------
@@ -40,6 +41,7 @@ function showError(error) {
 }
 
 async function run(task) {
+  ++tasks;
   window.slingBusy = true;
   showError(null);
   try {
@@ -47,7 +49,8 @@ async function run(task) {
   } catch (e) {
     showError(e);
   } finally {
-    window.slingBusy = agentBusy();
+    --tasks;
+    window.slingBusy = tasks > 0 || agentBusy();
   }
 }
 
@@ -75,12 +78,16 @@ function show(state) {
     render();
   }
   clearTimeout(pollTimer);
-  window.slingBusy = agentBusy();
+  const agent = agentBusy();
+  // A poll's answer may come while a person's request is still on its way (the request was sent
+  // as the poll went out): the page stays busy until that request's answer is shown too, which
+  // may be an older state than the poll's and then polls again.
+  window.slingBusy = tasks > 0 || agent;
   // The strong agent's estimate (God's stakes, the strip) arrives later: keep asking for it, but
   // nobody needs to wait for it.
-  if (window.slingBusy || (game.mode === 'play' && game.eval_pending)) {
+  if (agent || (game.mode === 'play' && game.eval_pending)) {
     // Quick at first (a quick agent has often moved already), then every quarter second.
-    pollTimer = setTimeout(poll, game.thinking || !window.slingBusy ? 250 : 80);
+    pollTimer = setTimeout(poll, game.thinking || !agent ? 250 : 80);
   }
 }
 
@@ -93,7 +100,7 @@ async function poll() {
     show(Object.assign(state, { id: id }));
   } catch (e) {
     showError(e);
-    window.slingBusy = false;
+    window.slingBusy = tasks > 0;
   }
 }
 
@@ -213,7 +220,7 @@ function showPanel(id) {
   game = null;
   gameId = null;
   window.slingState = null;
-  window.slingBusy = false;
+  window.slingBusy = tasks > 0;
   history.replaceState(null, '', location.pathname);
   $('play').hidden = true;
   for (const panel of document.querySelectorAll('.panel')) panel.hidden = panel.id !== id;
