@@ -112,4 +112,16 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
                     " (valid agents: " + names + "; presets: easy, normal, strong)");
 }
 
+// The three registered games' agents are compiled once, in agents/registry.cpp: building any of
+// them instantiates the whole search stack (MCTS and expectimax over the game and its value), which
+// every file that names an agent would otherwise compile again.  Other games (a test's variant, an
+// example's own game) instantiate the templates above where they use them, as before.
+extern template std::vector<AgentInfo> agent_catalogue(const pig::PigGame&);
+extern template std::vector<AgentInfo> agent_catalogue(const duel::DuelGame&);
+extern template std::vector<AgentInfo> agent_catalogue(const danelaw::DanelawGame&);
+extern template AgentPtr<pig::PigGame> make_agent(const pig::PigGame&, std::string_view);
+extern template AgentPtr<duel::DuelGame> make_agent(const duel::DuelGame&, std::string_view);
+extern template AgentPtr<danelaw::DanelawGame> make_agent(const danelaw::DanelawGame&,
+                                                          std::string_view);
+
 }  // namespace sling

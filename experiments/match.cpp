@@ -130,4 +130,12 @@ std::string match_to_json(const MatchResult& r) {
   return json.end_object().take_document();
 }
 
+// The explicit instantiations that experiments/match.h declares (why: there).
+template MatchResult run_match(const pig::PigGame&, const std::array<std::string, 2>&,
+                               const MatchOptions&);
+template MatchResult run_match(const duel::DuelGame&, const std::array<std::string, 2>&,
+                               const MatchOptions&);
+template MatchResult run_match(const danelaw::DanelawGame&, const std::array<std::string, 2>&,
+                               const MatchOptions&);
+
 }  // namespace sling

@@ -304,4 +304,14 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
   return result;
 }
 
+// The registered games' matches are compiled once, in experiments/match.cpp (as their agents are,
+// agents/registry.h): the harness with its threads, ranks and records would otherwise be compiled
+// again in every file that runs a match.
+extern template MatchResult run_match(const pig::PigGame&, const std::array<std::string, 2>&,
+                                      const MatchOptions&);
+extern template MatchResult run_match(const duel::DuelGame&, const std::array<std::string, 2>&,
+                                      const MatchOptions&);
+extern template MatchResult run_match(const danelaw::DanelawGame&,
+                                      const std::array<std::string, 2>&, const MatchOptions&);
+
 }  // namespace sling

@@ -259,4 +259,16 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
   return tournament_detail::finish_report(game, config, options, sides, rows);
 }
 
+// The registered games' tournaments are compiled once, in experiments/tournament/tournament.cpp
+// (as their matches are, experiments/match.h).
+extern template TournamentReport run_tournament(const pig::PigGame&, const TournamentConfig&,
+                                                const TournamentOptions&, std::ostream&,
+                                                AgentFactory<pig::PigGame>);
+extern template TournamentReport run_tournament(const duel::DuelGame&, const TournamentConfig&,
+                                                const TournamentOptions&, std::ostream&,
+                                                AgentFactory<duel::DuelGame>);
+extern template TournamentReport run_tournament(const danelaw::DanelawGame&,
+                                                const TournamentConfig&, const TournamentOptions&,
+                                                std::ostream&, AgentFactory<danelaw::DanelawGame>);
+
 }  // namespace sling
