@@ -1,5 +1,7 @@
 #include "agents/pig_agents.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "engine/core/keyed_cache.h"
@@ -60,6 +62,20 @@ Action SolverAgent::act(const PigState& state) {
   return best;
 }
 
+Action PaceAgent::act(const PigState& state) {
+  const int goal = game_.goal();
+  const int mine = state.scores[state.to_move];
+  const int theirs = state.scores[state.to_move ^ 1];
+  const int total = state.turn_total;
+  if (mine + total >= goal) return kHold;
+  // 71, 21 and 8 at goal 100, in whole points at other goals.
+  const auto scaled = [goal](int at_100) { return std::max(1, (at_100 * goal + 50) / 100); };
+  if (std::max(mine, theirs) >= scaled(71)) return kRoll;
+  const double lead = static_cast<double>(theirs - mine) / scaled(8);
+  const int threshold = scaled(21) + static_cast<int>(std::lround(lead));
+  return total >= threshold ? kHold : kRoll;
+}
+
 int read_hold_threshold(OptionReader& reader) {
   reader.positional_means("at");
   return static_cast<int>(reader.integer("at", 20, 1, PigGame::kMaxGoal,
@@ -79,6 +95,11 @@ void GameAgents<pig::PigGame>::catalogue(const pig::PigGame&, std::vector<AgentI
                                [](OptionReader& r) { pig::read_solver_table(r); }));
   out.push_back(describe_agent("hold", "hold at a turn total of N or at the goal; written hold:N",
                                [](OptionReader& r) { pig::read_hold_threshold(r); }));
+  out.push_back(describe_agent(
+      "pace",
+      "keep pace and end race: hold at 21 plus an eighth of the opponent's lead; roll for "
+      "the goal once either side has 71",
+      [](OptionReader&) {}));
 }
 
 AgentPtr<pig::PigGame> GameAgents<pig::PigGame>::make(const pig::PigGame& game,
@@ -88,6 +109,11 @@ AgentPtr<pig::PigGame> GameAgents<pig::PigGame>::make(const pig::PigGame& game,
     const std::string table = pig::read_solver_table(r);
     r.finish();
     return std::make_unique<pig::SolverAgent>(game, table);
+  }
+  if (spec.name == "pace") {
+    OptionReader r(spec);
+    r.finish();
+    return std::make_unique<pig::PaceAgent>(game);
   }
   if (spec.name == "hold") {
     OptionReader r(spec);

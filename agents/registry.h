@@ -7,6 +7,7 @@
 // GameAgents<G> (agents/game_agents.h): include the game's agent header below (pig_agents.h,
 // duel_agents.h, danelaw_agents.h).
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,6 +111,16 @@ AgentPtr<G> make_agent(const G& game, std::string_view text) {
     names += (names.empty() ? "" : ", ") + info.name;
   throw OptionError("unknown agent '" + spec.name + "' for " + std::string(game.info().name) +
                     " (valid agents: " + names + "; presets: easy, normal, strong)");
+}
+
+// Builds an agent from its spec: make_agent when empty.  Matches and tournaments take one, so that
+// tests add agents of known strength and Python adds its callables, by spec name.
+template <Game G>
+using AgentFactory = std::function<AgentPtr<G>(const G& game, const std::string& spec)>;
+
+template <Game G>
+AgentPtr<G> build_agent(const AgentFactory<G>& factory, const G& game, const std::string& spec) {
+  return factory ? factory(game, spec) : make_agent(game, spec);
 }
 
 // The three registered games' agents are compiled once, in agents/registry.cpp: building any of

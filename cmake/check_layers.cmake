@@ -2,7 +2,7 @@
 # Usage: cmake -DROOT=<source dir> -P cmake/check_layers.cmake
 #
 # The layers, lowest first; each may include itself and every layer listed before it, except that
-# solvers and search are siblings: neither includes the other.
+# solvers and search are siblings, and so are cli and python: neither of a pair includes the other.
 cmake_minimum_required(VERSION 3.25)
 set(layers engine solvers search agents experiments play cli python)
 set(allowed_engine engine)
@@ -12,8 +12,9 @@ set(allowed_agents engine solvers search agents)
 set(allowed_experiments engine solvers search agents experiments)
 set(allowed_play engine solvers search agents experiments play)
 set(allowed_cli engine solvers search agents experiments play cli)
-# python/ (the `import sling` extension) sits at the top beside cli/, whose game registry it uses.
-set(allowed_python engine solvers search agents experiments play cli python)
+# python/ (the `import sling` extension) sits on play/, beside cli/: the command line and the module
+# share everything below them and neither includes the other.
+set(allowed_python engine solvers search agents experiments play python)
 
 set(violations "")
 foreach(layer IN LISTS layers)

@@ -132,10 +132,10 @@ std::string match_to_json(const MatchResult& r) {
 
 // The explicit instantiations that experiments/match.h declares (why: there).
 template MatchResult run_match(const pig::PigGame&, const std::array<std::string, 2>&,
-                               const MatchOptions&);
+                               const MatchOptions&, const AgentFactory<pig::PigGame>&);
 template MatchResult run_match(const duel::DuelGame&, const std::array<std::string, 2>&,
-                               const MatchOptions&);
+                               const MatchOptions&, const AgentFactory<duel::DuelGame>&);
 template MatchResult run_match(const danelaw::DanelawGame&, const std::array<std::string, 2>&,
-                               const MatchOptions&);
+                               const MatchOptions&, const AgentFactory<danelaw::DanelawGame>&);
 
 }  // namespace sling

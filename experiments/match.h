@@ -55,6 +55,9 @@ struct MatchOptions {
   bool luck = false;  // also score each game adjusted for the luck of its dice (docs/analysis.md)
   // Called after each finished game, one call at a time (long matches report as they go).
   std::function<void(const MatchProgress&)> progress;
+  // Asked before each game: once it answers true the games not yet started are skipped and the
+  // result is incomplete (Python stops a match at its agent's first exception, then raises it).
+  std::function<bool()> stop;
 };
 
 struct Interval {
@@ -150,8 +153,9 @@ inline void save_match_record(const std::string& record_dir, int index, const Ga
 // `outcomes` empty.
 template <Game G>
 void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
-                   const MatchOptions& options, std::vector<Outcome>& outcomes,
-                   const std::string& local_error, const LuckMeter<G>* luck) {
+                   const MatchOptions& options, const AgentFactory<G>& factory,
+                   std::vector<Outcome>& outcomes, const std::string& local_error,
+                   const LuckMeter<G>* luck) {
   mpi::require_same_run("match\ngame " + std::string(game.info().name) + "\nrules " +
                             game.rules_json() + "\nagents " + specs[0] + " | " + specs[1] +
                             "\ngames " + std::to_string(options.games) + "\nseed " +
@@ -165,7 +169,7 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
       AgentPtr<G> agents[2];
     };
     tbb::enumerable_thread_specific<Players> workers([&] {
-      return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
+      return Players{{build_agent(factory, game, specs[0]), build_agent(factory, game, specs[1])}};
     });
     mpi::work_on_jobs(options.threads > 0 ? options.threads : 1, [&](std::int64_t index) {
       Players& players = workers.local();
@@ -209,9 +213,10 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
 
 // Plays the match on `options.threads` threads, or across MPI ranks when started by mpirun with
 // more than one (then only rank 0's result is filled in: the others return an empty MatchResult).
+// `factory` builds the agents from their specs (make_agent when empty).
 template <Game G>
 MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
-                      const MatchOptions& options) {
+                      const MatchOptions& options, const AgentFactory<G>& factory = {}) {
   using match_detail::Outcome;
   if (options.games < 1) throw OptionError("a match needs at least one game");
   MatchResult result;
@@ -232,32 +237,36 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
     // A rank that cannot build an agent says so to rank 0 instead of leaving the others waiting.
     std::string error;
     try {
-      result.specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
+      result.specs = {build_agent(factory, game, specs[0])->spec(),
+                      build_agent(factory, game, specs[1])->spec()};
       if (mpi::rank() == 0 && !options.record_dir.empty()) {
         std::filesystem::create_directories(options.record_dir);
       }
     } catch (const std::exception& e) {
       error = e.what();
     }
-    match_detail::play_on_ranks(game, specs, options, outcomes, error, luck ? &*luck : nullptr);
+    match_detail::play_on_ranks(game, specs, options, factory, outcomes, error,
+                                luck ? &*luck : nullptr);
     if (mpi::rank() != 0) {
       MatchResult none;  // (a named value: GCC 12 fails on a braced temporary here)
       return none;
     }
   } else {
     // Build once up front: a bad spec is reported before any game starts.
-    result.specs = {make_agent(game, specs[0])->spec(), make_agent(game, specs[1])->spec()};
+    result.specs = {build_agent(factory, game, specs[0])->spec(),
+                    build_agent(factory, game, specs[1])->spec()};
     if (!options.record_dir.empty()) std::filesystem::create_directories(options.record_dir);
     struct Players {
       AgentPtr<G> agents[2];
     };
     tbb::enumerable_thread_specific<Players> workers([&] {
-      return Players{{make_agent(game, specs[0]), make_agent(game, specs[1])}};
+      return Players{{build_agent(factory, game, specs[0]), build_agent(factory, game, specs[1])}};
     });
     match_detail::ProgressCounter counter(options);
     tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
     arena.execute([&] {
       tbb::parallel_for(0, options.games, [&](int index) {
+        if (options.stop && options.stop()) return;
         Players& players = workers.local();
         GameResult played =
             play_game(game, *players.agents[0], *players.agents[1],
@@ -308,10 +317,11 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
 // agents/registry.h): the harness with its threads, ranks and records would otherwise be compiled
 // again in every file that runs a match.
 extern template MatchResult run_match(const pig::PigGame&, const std::array<std::string, 2>&,
-                                      const MatchOptions&);
+                                      const MatchOptions&, const AgentFactory<pig::PigGame>&);
 extern template MatchResult run_match(const duel::DuelGame&, const std::array<std::string, 2>&,
-                                      const MatchOptions&);
+                                      const MatchOptions&, const AgentFactory<duel::DuelGame>&);
 extern template MatchResult run_match(const danelaw::DanelawGame&,
-                                      const std::array<std::string, 2>&, const MatchOptions&);
+                                      const std::array<std::string, 2>&, const MatchOptions&,
+                                      const AgentFactory<danelaw::DanelawGame>&);
 
 }  // namespace sling

@@ -22,16 +22,14 @@ py::object json_loads(const std::string& text) {
   return py::module_::import("json").attr("loads")(text);
 }
 
-std::array<py::object, 2> two_agents(const py::object& agents) {
-  const py::sequence sequence = agents.cast<py::sequence>();
-  if (py::isinstance<py::str>(agents) || sequence.size() != 2) {
-    throw py::value_error("agents: give two, side 0's first (spec strings or callables)");
+std::vector<py::object> two_agents(const py::object& agents) {
+  if (py::isinstance<py::str>(agents) || !py::isinstance<py::sequence>(agents) ||
+      py::len(agents) != 2) {
+    throw py::value_error(
+        "agents: give two, side 0's first (spec strings, callables or objects with act)");
   }
+  const py::sequence sequence = agents.cast<py::sequence>();
   return {sequence[0], sequence[1]};
-}
-
-bool all_specs(const std::array<py::object, 2>& agents) {
-  return py::isinstance<py::str>(agents[0]) && py::isinstance<py::str>(agents[1]);
 }
 
 std::string optional_path(const py::object& path) {
@@ -46,78 +44,34 @@ int checked_turn_limit(int turns) {
   return turns;
 }
 
-// A match with at least one callable agent: the games of run_match (same seeds, same order of
-// summing, so the same result as the command line for the same agents) on the calling thread.
-template <Game G>
-MatchResult run_match_here(const std::shared_ptr<const G>& game,
-                           const std::array<py::object, 2>& sources, const MatchOptions& options,
-                           const std::shared_ptr<CallableFailure>& failure) {
-  if (options.games < 1) throw OptionError("a match needs at least one game");
-  AgentPtr<G> agents[2] = {make_any_agent(game, sources[0], failure),
-                           make_any_agent(game, sources[1], failure)};
-  MatchResult result;
-  result.game = std::string(game->info().name);
-  result.sides = {std::string(game->info().sides[0]), std::string(game->info().sides[1])};
-  result.specs = {agents[0]->spec(), agents[1]->spec()};
-  result.seed = options.seed;
-  result.games = options.games;
-  result.turn_limit = recorded_turn_limit<G>(options.turn_limit);
-  if (!options.record_dir.empty()) std::filesystem::create_directories(options.record_dir);
-  const auto start = std::chrono::steady_clock::now();
-  std::int64_t plies = 0;
-  {
-    py::gil_scoped_release release;
-    for (int index = 0; index < options.games; ++index) {
-      const GameResult played =
-          play_game(*game, *agents[0], *agents[1], match_game_seed(options.seed, index),
-                    options.max_plies, options.turn_limit);
-      if (failure->error) break;
-      if (!options.record_dir.empty()) {
-        match_detail::save_match_record(options.record_dir, index, played.record);
-      }
-      if (played.winner >= 0) {
-        ++result.wins[played.winner];
-      } else {
-        ++result.draws;
-      }
-      if (played.error_side >= 0) {
-        ++result.errors[played.error_side];
-        if (result.first_error.empty()) result.first_error = played.error;
-      }
-      plies += played.plies;
-      ++result.end_reasons[played.end_reason];
-    }
-  }
-  failure->rethrow();
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.mean_plies = static_cast<double>(plies) / options.games;
-  return result;
-}
-
 py::object play_match(const PyGame& g, const py::object& agents, int games, std::uint64_t seed,
-                      int threads, int max_plies, const py::object& records, int turn_limit) {
+                      int threads, int max_plies, const py::object& records, int turn_limit,
+                      bool luck) {
   if (games < 1) throw OptionError(error_text("bad value", "games", "must be at least 1"));
   if (threads < 0)
     throw OptionError(error_text("bad value", "threads", "must be 0 (every core) or more"));
-  const std::array<py::object, 2> sources = two_agents(agents);
+  const PythonAgentSources sources(two_agents(agents));
   MatchOptions options;
   options.games = games;
   options.seed = seed;
-  options.threads = threads;
+  // A Python agent takes the GIL for each move: its match runs on one thread, and stops at the
+  // first exception it raises, which is raised again here.
+  options.threads = sources.any_python() ? 1 : threads;
   options.max_plies = max_plies;
   options.turn_limit = checked_turn_limit(turn_limit);
   options.record_dir = optional_path(records);
+  options.luck = luck;
+  const std::shared_ptr<CallableFailure> failure = sources.failure();
+  if (sources.any_python()) options.stop = [failure] { return failure->failed(); };
+  const std::array<std::string, 2> specs = {sources.specs()[0], sources.specs()[1]};
   const MatchResult result = std::visit(
       [&](const auto& game) {
-        if (all_specs(sources)) {
-          const std::array<std::string, 2> specs = {sources[0].cast<std::string>(),
-                                                    sources[1].cast<std::string>()};
-          py::gil_scoped_release release;
-          return run_match(*game, specs, options);
-        }
-        return run_match_here(game, sources, options, std::make_shared<CallableFailure>());
+        const auto factory = sources.factory(game);
+        py::gil_scoped_release release;
+        return run_match(*game, specs, options, factory);
       },
       g.game);
+  failure->rethrow();
   py::dict out = json_loads(match_to_json(result));
   out["first_error"] = result.first_error;
   return out;
@@ -126,7 +80,7 @@ py::object play_match(const PyGame& g, const py::object& agents, int games, std:
 py::dict play_one(const PyGame& g, const py::object& agents, std::uint64_t seed, int max_plies,
                   int turn_limit) {
   turn_limit = checked_turn_limit(turn_limit);
-  const std::array<py::object, 2> sources = two_agents(agents);
+  const std::vector<py::object> sources = two_agents(agents);
   return std::visit(
       [&](const auto& game) {
         using G = std::remove_cvref_t<decltype(*game)>;
@@ -173,12 +127,20 @@ class TemporaryFolder {
   std::string path_;
 };
 
-py::object tournament(const PyGame& g, const std::vector<std::string>& agents, int pairs,
-                      std::uint64_t seed, int threads, const py::object& out, bool resume,
-                      int max_plies, int turn_limit, bool luck) {
+py::object tournament(const PyGame& g, const py::object& agents, int pairs, std::uint64_t seed,
+                      int threads, const py::object& out, bool resume, int max_plies,
+                      int turn_limit, bool luck) {
   turn_limit = checked_turn_limit(turn_limit);
   if (threads < 0)
     throw OptionError(error_text("bad value", "threads", "must be 0 (every core) or more"));
+  if (py::isinstance<py::str>(agents) || !py::isinstance<py::sequence>(agents)) {
+    throw py::value_error("agents: a list of agents (spec strings, callables or objects with act)");
+  }
+  std::vector<py::object> given;
+  for (const py::handle agent : agents.cast<py::sequence>()) {
+    given.push_back(py::reinterpret_borrow<py::object>(agent));
+  }
+  const PythonAgentSources sources(given);
   std::optional<TemporaryFolder> temporary;
   TournamentOptions options;
   options.out_dir = optional_path(out);
@@ -186,24 +148,29 @@ py::object tournament(const PyGame& g, const std::vector<std::string>& agents, i
     temporary.emplace();
     options.out_dir = temporary->path();
   }
-  options.threads = threads;
+  // Python agents take the GIL for each move: the games are played one at a time (the files are
+  // the same for any thread count).
+  options.threads = sources.any_python() ? 1 : threads;
   options.resume = resume;
   options.max_plies = max_plies;
   options.luck = luck;
   std::ostringstream log;
   const std::string report = std::visit(
       [&](const auto& game) {
+        using G = std::remove_cvref_t<decltype(*game)>;
         TournamentConfig config;
         config.game = std::string(game->info().name);
         config.rules = game->rules_json();
-        config.agents = agents;
-        config.turn_limit = recorded_turn_limit<std::remove_cvref_t<decltype(*game)>>(turn_limit);
+        config.agents = sources.specs();
+        config.turn_limit = recorded_turn_limit<G>(turn_limit);
         config.pairs_per_pairing = pairs;
         config.seed = seed;
+        AgentFactory<G> factory = sources.factory(game);
         py::gil_scoped_release release;
-        return report_json(run_tournament(*game, config, options, log));
+        return report_json(run_tournament(*game, config, options, log, std::move(factory)));
       },
       g.game);
+  sources.failure()->rethrow();
   py::dict result = json_loads(report);
   result["log"] = log.str();
   return result;
@@ -236,16 +203,20 @@ void bind_experiments(py::module_& m) {
   m.def("play_match", &play_match, py::arg("game"), py::arg("agents"), py::arg("games") = 100,
         py::arg("seed") = 1, py::arg("threads") = 0, py::arg("max_plies") = 1'000'000,
         py::arg("records") = py::none(), py::arg("turn_limit") = kDefaultAgentTurnLimit,
+        py::arg("luck") = false,
         R"doc(Plays `games` games between two agents, side 0's first, and returns the result as
 `sling match GAME ... --json FILE` writes it (a dict: game, seed, games, agents, wins, draws,
 win_rate with 95% Wilson intervals, errors, end_reasons, mean_plies, seconds), plus first_error.
 
 Agents are spec strings or presets (the games run in C++ on `threads` threads, 0 = every core,
-without the GIL) or callables state -> action (then on this thread; a callable may also have
-new_game(seed) and observe(state, action)).  Game i's seed derives from (seed, i) as on the
+without the GIL), or Python agents: callables state -> action or objects with act(state) (then
+on one thread; they may also have new_game(seed) and observe(state, action), and go by
+'python:NAME' after their `name` attribute or __name__).  The match plays the command line's
+games, seeds and records whatever the agents; a Python agent's exception stops it and is raised.  Game i's seed derives from (seed, i) as on the
 command line, so the same seed gives the same result as `sling match`.  records: a folder to save
 every game's record in (game-000000.json, ...), as `--record DIR`.  turn_limit: a game still going
-when that turn would begin is a draw, as `--turn-limit` (0 = none).)doc");
+when that turn would begin is a draw, as `--turn-limit` (0 = none).  luck: also score side 0
+adjusted for the dice's luck ('luck' in the result), as `--luck`.)doc");
   m.def("play_game", &play_one, py::arg("game"), py::arg("agents"), py::arg("seed") = 1,
         py::arg("max_plies") = 1'000'000, py::arg("turn_limit") = kDefaultAgentTurnLimit,
         R"doc(Plays one game between two agents (specs or callables) with this game seed (the dice
@@ -256,9 +227,10 @@ which `sling replay` reads)}.)doc");
         py::arg("seed") = 1, py::arg("threads") = 0, py::arg("out") = py::none(),
         py::arg("resume") = false, py::arg("max_plies") = 20'000,
         py::arg("turn_limit") = kDefaultAgentTurnLimit, py::arg("luck") = true,
-        R"doc(A paired round robin between agent specs, as `sling tournament`: every pair of agents
-plays `pairs` pairs of games (one on each side, the same dice), on `threads` threads without the
-GIL.  Returns the report (ratings.json's content as a dict, plus 'log').  out: the folder for the
+        R"doc(A paired round robin, as `sling tournament`: every pair of agents plays `pairs` pairs
+of games (one on each side, the same dice), on `threads` threads without the GIL.  Agents are
+spec strings, or Python agents as play_match takes them (named 'python:NAME'; then the games are
+played on one thread, with the same files as for any thread count).  Returns the report (ratings.json's content as a dict, plus 'log').  out: the folder for the
 command's files (config.json, games.csv, records.jsonl, ratings.json, ratings.svg, luck.csv); None
 plays in a temporary folder removed afterwards.  luck: also rate on the scores adjusted for the
 dice's luck ('luck_adjusted'), as the command does; turn_limit as `--turn-limit`.)doc");

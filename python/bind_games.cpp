@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "agents/registry.h"
-#include "cli/game_options.h"
 #include "engine/core/dice.h"
 #include "engine/core/state_io.h"
+#include "engine/game_files.h"
 #include "python/core.h"
 #include "python/observation.h"
 
@@ -21,11 +21,11 @@ namespace {
 
 // Builds game G from Python's `rules` (None, a dict, or a path) and `map` (a path, a game with a
 // map only):
-// a file's errors name the file, as on the command line (cli/game_options.h).
+// a file's errors name the file, as on the command line (engine/game_files.h).
 template <Game G>
 std::shared_ptr<const G> build_game(const py::object& rules, const py::object& map) {
   constexpr GameDeclaration declaration = GameRegistration<G>::kDeclaration;
-  cli::GameOptions options;
+  GameFiles options;
   if (!map.is_none()) options.map_file = py::str(py::module_::import("os").attr("fspath")(map));
   if (py::isinstance<py::dict>(rules)) {
     py::dict copy = py::dict(rules);
@@ -35,7 +35,7 @@ std::shared_ptr<const G> build_game(const py::object& rules, const py::object& m
         if (copy.contains("map_hash")) copy.attr("pop")("map_hash");
       }
     } else if (!options.map_file.empty()) {
-      return std::make_shared<const G>(cli::make_game<G>(options));  // the CLI's "no map" error
+      return std::make_shared<const G>(make_game<G>(options));  // the CLI's "no map" error
     }
     const std::string text = py::str(py::module_::import("json").attr("dumps")(copy));
     py::gil_scoped_release release;
@@ -45,7 +45,7 @@ std::shared_ptr<const G> build_game(const py::object& rules, const py::object& m
     options.rules_file = py::str(py::module_::import("os").attr("fspath")(rules));
   }
   py::gil_scoped_release release;
-  return std::make_shared<const G>(cli::make_game<G>(options));
+  return std::make_shared<const G>(make_game<G>(options));
 }
 
 PyGame make_py_game(const std::string& name, const py::object& rules, const py::object& map) {

@@ -39,10 +39,6 @@
 
 namespace sling {
 
-// Builds an agent from its spec; make_agent by default (tests add agents of known strength).
-template <Game G>
-using AgentFactory = std::function<AgentPtr<G>(const G& game, const std::string& spec)>;
-
 // Plays one scheduled game.  An exception outside act() (building the agent, new_game) costs the
 // failing side the game, like one inside act() (play_game handles those).  With report_fd >= 0
 // the agents report to a parent process (isolation).

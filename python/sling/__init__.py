@@ -12,7 +12,30 @@ Gymnasium-style environments on top.  See docs/python.md.
 
 import sys as _sys
 
-from ._sling import (  # noqa: F401  (the public API)
+
+def _cannot_load(cause: str) -> ImportError:
+    """One line that says which Python can import Sling (not a traceback from inside it)."""
+    try:
+        from . import _build_info as info
+        wanted = f"Python {info.PYTHON_VERSION} ({info.PYTHON}, the one Sling was built for)"
+    except ImportError:
+        wanted = "the Python Sling was built for"
+    here = f"{_sys.version_info.major}.{_sys.version_info.minor} ({_sys.executable})"
+    return ImportError(f"sling: this Python {here} cannot import Sling: {cause}; run {wanted}, "
+                       "or install Sling into this Python's environment: "
+                       "pip install --no-build-isolation . (docs/python.md)")
+
+
+try:
+    import numpy as _numpy  # noqa: F401  (the observations, masks and tables are numpy arrays)
+except ImportError:
+    raise _cannot_load("it has no numpy") from None
+try:
+    from . import _sling as _extension  # noqa: F401
+except ImportError as _error:
+    raise _cannot_load(f"the extension does not load ({_error})") from None
+
+from ._sling import (  # noqa: E402,F401  (the public API)
     CHANCE,
     TERMINAL,
     Agent,

@@ -1,6 +1,6 @@
 # Type stubs of the `sling` package (the C++ extension sling._sling re-exported; docs/python.md).
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,11 @@ class FileFormatError(SlingError, ValueError): ...
 class OptionError(SlingError, ValueError): ...
 
 _Path = Union[str, os.PathLike[str]]
-_AgentSource = Union[str, Callable[["State"], int]]
+class _ActingAgent(Protocol):
+    def act(self, state: "State") -> int: ...
+
+# A spec string or preset, a callable state -> action, or an object with act(state).
+_AgentSource = Union[str, Callable[["State"], int], _ActingAgent]
 
 class Game:
     def __init__(self, name: str, rules: Union[None, Dict[str, Any], _Path] = None,
@@ -91,12 +95,13 @@ class Agent:
 def agents(game: Game) -> List[Dict[str, Any]]: ...
 def presets(game: Game) -> Dict[str, str]: ...
 def play_match(game: Game, agents: Sequence[_AgentSource], games: int = 100, seed: int = 1,
-               threads: int = 0, max_plies: int = 1000000,
-               records: Optional[_Path] = None) -> Dict[str, Any]: ...
+               threads: int = 0, max_plies: int = 1000000, records: Optional[_Path] = None,
+               turn_limit: int = 1000, luck: bool = False) -> Dict[str, Any]: ...
 def play_game(game: Game, agents: Sequence[_AgentSource], seed: int = 1,
-              max_plies: int = 1000000) -> Dict[str, Any]: ...
-def run_tournament(game: Game, agents: Sequence[str], pairs: int = 10, seed: int = 1,
+              max_plies: int = 1000000, turn_limit: int = 1000) -> Dict[str, Any]: ...
+def run_tournament(game: Game, agents: Sequence[_AgentSource], pairs: int = 10, seed: int = 1,
                    threads: int = 0, out: Optional[_Path] = None, resume: bool = False,
-                   max_plies: int = 20000) -> Dict[str, Any]: ...
+                   max_plies: int = 20000, turn_limit: int = 1000,
+                   luck: bool = True) -> Dict[str, Any]: ...
 def random_playouts(game: Game, games: int, seed: int = 1,
                     max_plies: int = 100000) -> Dict[str, Any]: ...
