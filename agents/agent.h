@@ -60,6 +60,12 @@ class Agent {
   virtual Analysis last_analysis() const { return {}; }
   // The spec string that rebuilds this agent, with every option spelled out.
   virtual std::string spec() const = 0;
+  // True when a tournament may keep this agent for game after game instead of building a fresh one
+  // for each (experiments/tournament/agent_pool.h): its play in a game then depends on
+  // new_game's seed alone.  An agent program says yes, since starting it costs more than a game;
+  // built-in agents say no, since their caches carry over between games and a game's play would
+  // then depend on which games its worker thread happened to play before.
+  virtual bool reusable_across_games() const { return false; }
 };
 
 template <Game G>

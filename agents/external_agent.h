@@ -6,8 +6,10 @@
 // A program that crashes, hangs, answers an action that is not legal, or writes garbage loses the
 // game it is playing: act() throws an error that names the cause ("external agent timed out after
 // 1.0 s"), play_game records it in the game's error column, and the next game starts a fresh
-// program.  Failures outside act() (in new_game or observe, which cannot lose a game on their own)
-// are kept and reported by the next act().
+// program.  With process=keep one program plays game after game, in a match and in a tournament
+// (one per worker thread, experiments/tournament/agent_pool.h).  Failures outside act() (in
+// new_game or observe, which cannot lose a game on their own) are kept and reported by the next
+// act().
 
 #include <chrono>
 #include <memory>
@@ -156,6 +158,9 @@ class ExternalAgent final : public Agent<G> {
 
   Analysis last_analysis() const override { return analysis_; }
   std::string spec() const override { return external_spec(connection_.options()); }
+  // process=keep: the program plays a tournament's games one after another, as in a match.  One
+  // that failed was stopped, and the next game's first decision starts it again.
+  bool reusable_across_games() const override { return !connection_.options().process_per_game; }
 
  private:
   void advance(Action applied) {

@@ -151,26 +151,34 @@ py::object tournament(const PyGame& g, const py::object& agents, int pairs, std:
   // Python agents take the GIL for each move: the games are played one at a time (the files are
   // the same for any thread count).
   options.threads = sources.any_python() ? 1 : threads;
+  const std::shared_ptr<CallableFailure> failure = sources.failure();
+  if (sources.any_python()) options.stop = [failure] { return failure->failed(); };
   options.resume = resume;
   options.max_plies = max_plies;
   options.luck = luck;
   std::ostringstream log;
-  const std::string report = std::visit(
-      [&](const auto& game) {
-        using G = std::remove_cvref_t<decltype(*game)>;
-        TournamentConfig config;
-        config.game = std::string(game->info().name);
-        config.rules = game->rules_json();
-        config.agents = sources.specs();
-        config.turn_limit = recorded_turn_limit<G>(turn_limit);
-        config.pairs_per_pairing = pairs;
-        config.seed = seed;
-        AgentFactory<G> factory = sources.factory(game);
-        py::gil_scoped_release release;
-        return report_json(run_tournament(*game, config, options, log, std::move(factory)));
-      },
-      g.game);
-  sources.failure()->rethrow();
+  std::string report;
+  try {
+    report = std::visit(
+        [&](const auto& game) {
+          using G = std::remove_cvref_t<decltype(*game)>;
+          TournamentConfig config;
+          config.game = std::string(game->info().name);
+          config.rules = game->rules_json();
+          config.agents = sources.specs();
+          config.turn_limit = recorded_turn_limit<G>(turn_limit);
+          config.pairs_per_pairing = pairs;
+          config.seed = seed;
+          AgentFactory<G> factory = sources.factory(game);
+          py::gil_scoped_release release;
+          return report_json(run_tournament(*game, config, options, log, std::move(factory)));
+        },
+        g.game);
+  } catch (const TournamentStopped&) {
+    // Stopped by a Python agent's exception, raised here instead; the games before it are saved
+    // and the game it raised in is not, so resume=True plays on from there.
+  }
+  failure->rethrow();
   py::dict result = json_loads(report);
   result["log"] = log.str();
   return result;

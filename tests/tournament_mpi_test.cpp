@@ -1,7 +1,8 @@
 // `sling tournament` and `sling match` under mpirun on this machine: the files are the ones one
 // process writes, for 1, 3 and 4 ranks; a killed worker stops the run cleanly and --resume on
 // another number of ranks finishes it to the same files; a rank started with another
-// configuration is refused.  Built only when the build has MPI (SLING_MPIEXEC is set by CMake).
+// configuration is refused; an agent program is kept by each worker rank.  Built only when the
+// build has MPI (SLING_MPIEXEC is set by CMake).
 #ifdef SLING_MPIEXEC
 
 #include <gtest/gtest.h>
@@ -228,6 +229,49 @@ TEST_F(TournamentMpi, ARankWithAnotherConfigurationIsRefused) {
       << r.output;
   EXPECT_NE(r.output.find("\"seed\": 5"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out / "games.csv"));
+}
+
+TEST_F(TournamentMpi, EachWorkerRankKeepsOneAgentProgramAndTheFilesAreTheSingleProcessFiles) {
+  // The Python example agent, kept across games (process=keep): one program per worker rank's
+  // thread (two workers here), the same files as one process with one program.
+  const fs::path log = base_ / "agent.log";
+  const std::vector<std::string> tournament = {
+      SLING_BINARY,
+      "tournament",
+      "pig",
+      "--agent",
+      "random",
+      "--agent",
+      "external:cmd='/usr/bin/python3 " + std::string(SLING_SOURCE_DIR) +
+          "/examples/python/random_agent.py',log=" + log.string(),
+      "--games",
+      "8",
+      "--seed",
+      "5",
+      "--quiet",
+      "--no-luck"};
+  auto programs_started = [&] {
+    const std::string text = fs::exists(log) ? read_file(log.string()) : "";
+    int n = 0;
+    for (std::size_t at = text.find("--- sling: started pid"); at != std::string::npos;
+         at = text.find("--- sling: started pid", at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  const fs::path one = base_ / "one", three = base_ / "three";
+  const Finished single =
+      run(plus(tournament, {"--threads", "1", "--out", one.string()}), base_ / "log");
+  ASSERT_EQ(single.code, 0) << single.output;
+  EXPECT_EQ(programs_started(), 1);
+  fs::remove(log);
+  const Finished r =
+      run(plus(plus(mpirun(3), tournament), {"--out", three.string()}), base_ / "log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_GE(programs_started(), 1);
+  EXPECT_LE(programs_started(), 2);  // not one per game (16)
+  EXPECT_TRUE(reproducible_files(three) == reproducible_files(one));
+  EXPECT_EQ(read_file((one / "games.csv").string()).find("external agent"), std::string::npos);
 }
 
 TEST_F(TournamentMpi, AMatchOnThreeRanksHasTheSingleProcessResultAndRecords) {

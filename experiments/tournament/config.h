@@ -12,9 +12,12 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "engine/core/errors.h"
 
 namespace sling {
 
@@ -68,6 +71,16 @@ struct TournamentOptions {
   int max_plies = 1'000'000;
   bool isolate = false;  // one process per game: a crashing agent loses instead of ending the run
   bool luck = false;     // also rate on scores adjusted for the dice's luck (luck.csv)
+  // Asked after each game (threads only): once it answers true that game is not saved, no other
+  // starts, and run_tournament throws TournamentStopped; a resume plays the rest.  Python stops a
+  // tournament at its agent's first exception so.
+  std::function<bool()> stop;
+};
+
+// Thrown by run_tournament when TournamentOptions::stop stopped it.
+struct TournamentStopped : SlingError {
+  TournamentStopped()
+      : SlingError("the tournament was stopped before its end (resume continues it)") {}
 };
 
 }  // namespace sling

@@ -4,12 +4,14 @@
 // file:
 //   config.h        the configuration (config.json) and the schedule: who plays game g, with which
 //                   seed
+//   agent_pool.h    a worker's agents across games: agent programs are kept, the others built anew
 //   game_store.h    the output directory: games.csv, records.jsonl, timing.csv, recovery, resume
 //   process_pool.h  --isolate: one forked process per game
 //   report.h        ratings.json, ratings.svg and the terminal table
 //   progress.h      the progress bar
 // This file plays the games: the game-specific runner that feeds the store.
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -31,6 +33,7 @@
 #include "experiments/game_result_codec.h"
 #include "experiments/mpi_jobs.h"
 #include "experiments/play_game.h"
+#include "experiments/tournament/agent_pool.h"
 #include "experiments/tournament/config.h"
 #include "experiments/tournament/game_store.h"
 #include "experiments/tournament/process_pool.h"
@@ -39,21 +42,22 @@
 
 namespace sling {
 
-// Plays one scheduled game.  An exception outside act() (building the agent, new_game) costs the
-// failing side the game, like one inside act() (play_game handles those).  With report_fd >= 0
-// the agents report to a parent process (isolation).
+// Plays one scheduled game with agents borrowed from the worker's pool, given back after the game.
+// An exception outside act() (building the agent, new_game) costs the failing side the game, like
+// one inside act() (play_game handles those), and its agents are not given back.  With
+// report_fd >= 0 the agents report to a parent process (isolation; the child's pool dies with it).
 template <Game G>
-GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
-                               const AgentFactory<G>& factory, const GameRow& row, int max_plies,
-                               int report_fd = -1) {
+GameResult play_scheduled_game(const G& game, const TournamentConfig& config, AgentPool<G>& pool,
+                               const GameRow& row, int max_plies, int report_fd = -1) {
   GameResult result;
   AgentPtr<G> agents[2];
+  const int index[2] = {row.agent0, row.agent1};
   int failing_side = -1;
   try {
     for (int side = 0; side < 2; ++side) {
       failing_side = side;
       if (report_fd >= 0) isolation::send_side(report_fd, side);
-      agents[side] = factory(game, config.agents[side == 0 ? row.agent0 : row.agent1]);
+      agents[side] = pool.borrow(index[side]);
       if (report_fd >= 0) {
         agents[side] = std::make_unique<isolation::ReportingAgent<G>>(std::move(agents[side]), side,
                                                                       report_fd);
@@ -63,6 +67,9 @@ GameResult play_scheduled_game(const G& game, const TournamentConfig& config,
     failing_side = -1;
     result = play_game(game, *agents[0], *agents[1], row.seed, max_plies, config.turn_limit);
     result.record.agents = {config.agents[row.agent0], config.agents[row.agent1]};
+    if (report_fd < 0) {
+      for (int side = 0; side < 2; ++side) pool.give_back(index[side], std::move(agents[side]));
+    }
   } catch (const std::exception& e) {
     result = GameResult{};
     result.record = GameRecord{std::string(game.info().name), game.rules_json(), row.seed, {}};
@@ -118,16 +125,24 @@ void play_on_threads(const G& game, const TournamentConfig& config, const AgentF
                      const TournamentOptions& options, TournamentStore& store,
                      const std::vector<std::int64_t>& pending, int threads) {
   // Workers pull the next game id from one counter, so games start in id order whatever the
-  // thread count; each game builds fresh agents, so nothing carries over between games.
+  // thread count.  Each worker has its own pool: built-in agents are built fresh for each game, so
+  // nothing carries over between games, and agent programs are kept (agent_pool.h).
   std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};  // a log write failed: the other workers stop too
+  std::atomic<bool> failed{false};   // a log write failed: the other workers stop too
+  std::atomic<bool> stopped{false};  // options.stop said so
   tbb::task_arena arena(threads);
   arena.execute([&] {
     tbb::parallel_for(0, threads, [&](int) {
-      for (std::size_t index = next++; index < pending.size() && !failed; index = next++) {
+      AgentPool<G> pool(game, config.agents, factory);
+      for (std::size_t index = next++; index < pending.size() && !failed && !stopped;
+           index = next++) {
         const GameRow scheduled = store.scheduled_row(pending[index]);
         const GameResult result =
-            play_scheduled_game(game, config, factory, scheduled, options.max_plies);
+            play_scheduled_game(game, config, pool, scheduled, options.max_plies);
+        if (options.stop && options.stop()) {
+          stopped = true;
+          break;
+        }
         const GameRow row = finished_row(scheduled, result);
         try {
           store.save(row, result.record, result.seconds);
@@ -139,6 +154,7 @@ void play_on_threads(const G& game, const TournamentConfig& config, const AgentF
       }
     });
   });
+  if (stopped) throw TournamentStopped();
 }
 
 // The tournament on MPI ranks: rank 0 holds the store and hands game ids to ranks 1..N-1, which
@@ -162,9 +178,14 @@ TournamentReport run_on_ranks(const G& game, const TournamentConfig& config,
     const std::string refused = mpi::share_start("");
     if (!refused.empty()) throw OptionError(refused);
     const Schedule schedule(config);
+    // A pool per worker thread of this rank, as in play_on_threads; the programs it keeps quit when
+    // the pools are destroyed, after the last game.
+    tbb::enumerable_thread_specific<AgentPool<G>> pools(
+        [&] { return AgentPool<G>(game, config.agents, factory); });
     mpi::work_on_jobs(options.threads > 0 ? options.threads : 1, [&](std::int64_t game_id) {
       const GameRow row = scheduled_row(schedule, game_id);
-      return encode_game_result(play_scheduled_game(game, config, factory, row, options.max_plies));
+      return encode_game_result(
+          play_scheduled_game(game, config, pools.local(), row, options.max_plies));
     });
     TournamentReport none;  // (a named value: GCC 12 fails on a braced temporary here)
     return none;
@@ -245,8 +266,10 @@ TournamentReport run_tournament(const G& game, const TournamentConfig& config,
   if (options.isolate) {
     isolation::run_isolated(
         store, pending, threads, config.game, config.rules, [&](const GameRow& row, int fd) {
+          // A fresh pool in each game's process: --isolate keeps nothing between games.
+          AgentPool<G> pool(game, config.agents, factory);
           isolation::send_result(
-              fd, play_scheduled_game(game, config, factory, row, options.max_plies, fd));
+              fd, play_scheduled_game(game, config, pool, row, options.max_plies, fd));
         });
   } else {
     tournament_detail::play_on_threads(game, config, factory, options, store, pending, threads);

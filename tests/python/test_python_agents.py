@@ -78,6 +78,33 @@ class PythonAgentTournamentTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             sling.run_tournament(game, ["random", 3], pairs=1)
 
+    def test_an_exception_stops_the_tournament_and_resume_plays_on(self):
+        game = sling.Game("pig", {"goal": 30})
+
+        class FlakyHold(Delegate):
+            def __init__(self, fail_after):
+                super().__init__(game, "hold:15", "hold15")
+                self.fail_after = fail_after
+
+            def act(self, state):
+                if self.fail_after is not None and len(self.seeds) > self.fail_after:
+                    raise RuntimeError("a bug in game " + str(len(self.seeds)))
+                return super().act(state)
+
+        with tempfile.TemporaryDirectory() as folder:
+            whole, stopped = os.path.join(folder, "whole"), os.path.join(folder, "stopped")
+            sling.run_tournament(game, [FlakyHold(None), "random"], pairs=6, seed=8, out=whole)
+            with self.assertRaises(RuntimeError):
+                sling.run_tournament(game, [FlakyHold(5), "random"], pairs=6, seed=8,
+                                     out=stopped)
+            saved = read(stopped, "games.csv").strip().splitlines()
+            self.assertEqual(len(saved) - 1, 5)  # the five games before the bug, not its game
+            self.assertNotIn("raised", read(stopped, "games.csv"))
+            sling.run_tournament(game, [FlakyHold(None), "random"], pairs=6, seed=8,
+                                 out=stopped, resume=True)
+            for name in ("games.csv", "records.jsonl", "ratings.json"):
+                self.assertEqual(read(stopped, name), read(whole, name), name)
+
     def test_match_records_name_the_players(self):
         game = sling.Game("pig", {"goal": 20})
         with tempfile.TemporaryDirectory() as folder:
