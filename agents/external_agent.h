@@ -115,7 +115,7 @@ class ExternalAgent final : public Agent<G> {
       if (left <= 0) throw SlingError("external agent ran out of its game time");
     }
     request.time_left = limit;
-    request.state_json = protocol::compact_state_json(state_to_json(state));
+    request.state_json = state_to_json(state);
     request.state_text = game_.state_to_string(state);
     ActionList<G> legal;
     game_.legal_actions(state, legal);
@@ -203,7 +203,7 @@ class ExternalAgent final : public Agent<G> {
       message.seed = seed_;
       message.move_seconds = connection_.options().move_seconds;
       message.game_seconds = connection_.options().game_seconds;
-      message.state_json = protocol::compact_state_json(state_to_json(game_.initial_state()));
+      message.state_json = state_to_json(game_.initial_state());
       connection_.request(protocol::new_game_message(message), "ready",
                           connection_.options().startup_seconds);
       for (std::size_t i = 0; i < early_.size(); ++i) {

@@ -175,63 +175,6 @@ std::optional<Analysis> answer_analysis(const rapidjson::Value& object, std::str
   return analysis;
 }
 
-// cereal writes a C++ array as an object {"value0": a, "value1": b, ...}; the protocol shows it
-// as the JSON array it is ([a, b, ...]), and turns it back for cereal on the way in.
-bool is_cereal_array(const rapidjson::Value& value) {
-  if (!value.IsObject() || value.MemberCount() == 0) return false;
-  int index = 0;
-  for (const auto& entry : value.GetObject()) {
-    if (std::string_view(entry.name.GetString(), entry.name.GetStringLength()) !=
-        "value" + std::to_string(index++)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-void write_with_arrays(const rapidjson::Value& value, Writer& w) {
-  if (is_cereal_array(value)) {
-    w.StartArray();
-    for (const auto& entry : value.GetObject()) write_with_arrays(entry.value, w);
-    w.EndArray();
-  } else if (value.IsObject()) {
-    w.StartObject();
-    for (const auto& entry : value.GetObject()) {
-      w.Key(entry.name.GetString(), entry.name.GetStringLength());
-      write_with_arrays(entry.value, w);
-    }
-    w.EndObject();
-  } else if (value.IsArray()) {
-    w.StartArray();
-    for (const auto& item : value.GetArray()) write_with_arrays(item, w);
-    w.EndArray();
-  } else {
-    value.Accept(w);
-  }
-}
-
-void write_for_cereal(const rapidjson::Value& value, Writer& w) {
-  if (value.IsArray()) {
-    w.StartObject();
-    int index = 0;
-    for (const auto& item : value.GetArray()) {
-      const std::string key = "value" + std::to_string(index++);
-      w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-      write_for_cereal(item, w);
-    }
-    w.EndObject();
-  } else if (value.IsObject()) {
-    w.StartObject();
-    for (const auto& entry : value.GetObject()) {
-      w.Key(entry.name.GetString(), entry.name.GetStringLength());
-      write_for_cereal(entry.value, w);
-    }
-    w.EndObject();
-  } else {
-    value.Accept(w);
-  }
-}
-
 }  // namespace
 
 std::string compact_json(std::string_view text) {
@@ -239,34 +182,6 @@ std::string compact_json(std::string_view text) {
   parse_protocol_json(document, text);
   if (document.HasParseError()) throw ProtocolError("malformed JSON: " + quoted(text));
   return raw_json(document);
-}
-
-std::string compact_state_json(std::string_view cereal_text) {
-  // cereal's JSON holds no raw newline inside a string; the indentation is all that goes.
-  rapidjson::Document document;
-  // sling's own output: Sling wrote this text itself a moment ago.
-  parse_json(document, cereal_text);
-  const rapidjson::Value* state = document.IsObject() ? member(document, "state") : nullptr;
-  if (state == nullptr) throw ProtocolError("a state without its 'state' object");
-  rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
-  write_with_arrays(*state, writer);
-  return finish(buffer);
-}
-
-std::string cereal_state_json(std::string_view protocol_json) {
-  rapidjson::Document document;
-  parse_protocol_json(document, protocol_json);
-  if (document.HasParseError() || !document.IsObject()) {
-    throw ProtocolError("a state that is not a JSON object: " + quoted(protocol_json));
-  }
-  rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
-  writer.StartObject();
-  writer.Key("state");
-  write_for_cereal(document, writer);
-  writer.EndObject();
-  return finish(buffer);
 }
 
 namespace {

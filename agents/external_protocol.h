@@ -23,14 +23,9 @@ class ProtocolError : public SlingError {
   using SlingError::SlingError;
 };
 
-// `text` (any well-formed JSON) on one line without spaces: rules files and cereal's states are
-// indented over many lines.
+// `text` (any well-formed JSON) on one line without spaces: rules files are indented over many
+// lines.
 std::string compact_json(std::string_view text);
-// A game state's cereal JSON ({"state": {...}}) as the protocol sends it: the state object on
-// one line, with C++ arrays as JSON arrays (cereal writes them as {"value0": ..., ...}).
-std::string compact_state_json(std::string_view cereal_text);
-// The reverse: a protocol state, wrapped and shaped for state_from_json.
-std::string cereal_state_json(std::string_view protocol_json);
 
 struct LegalAction {
   Action id;

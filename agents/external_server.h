@@ -109,7 +109,7 @@ class ServedGameOf final : public ServedGame {
  private:
   State read_state(const std::string& json, const char* where) const {
     try {
-      return state_from_json<State>(cereal_state_json(json));
+      return state_from_json<State>(json);
     } catch (const SlingError& e) {
       throw ProtocolError(std::string(where) + ": " + e.what());
     }

@@ -25,7 +25,8 @@ struct RenderOptions {
   std::string rules;
 };
 
-// A state file holds either a state (state_to_json) or a game record, replayed to its end.
+// A state file holds either a state (any form state_from_json reads: state_to_json's, or the
+// wrapped one of older files) or a game record, replayed to its end.
 danelaw::State load_state(const danelaw::DanelawGame& game, const std::string& path) {
   const std::string text = read_file(path);
   danelaw::State state;

@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     try {
       const sling::protocol::HostMessage message = sling::protocol::parse_host_message(line);
-      if (!message.state_json.empty()) (void)sling::protocol::cereal_state_json(message.state_json);
+      if (!message.state_json.empty())
+        (void)sling::state_from_json<sling::pig::PigState>(message.state_json);
     } catch (const sling::SlingError& e) {
       sling::fuzz::check_message(e, line);
     }

@@ -176,8 +176,8 @@ void def_game_states(py::class_<PyGame>& game) {
                 g.game);
           },
           py::arg("json"),
-          "A state from State.to_json()'s text (or the dict json.loads makes of it); raises "
-          "FileFormatError for anything else.")
+          "A state from State.to_json()'s text or the dict json.loads makes of it (also the "
+          "older form wrapped as {\"state\": {...}}); raises FileFormatError for anything else.")
       .def(
           "evaluate",
           [](const PyGame& g, const PyState& s) -> double {
@@ -423,7 +423,8 @@ void def_state_value_semantics(py::class_<PyState>& state) {
           [](const PyState& s) {
             return std::visit([](const auto& t) { return state_to_json(t.state); }, s.value);
           },
-          "The state as JSON text (Game.state_from_json reads it back).")
+          "The state as one line of JSON, the agent protocol's form (Game.state_from_json reads "
+          "it back).")
       .def(
           "copy", [](const PyState& s) { return s; }, "An independent copy.")
       .def(py::pickle(

@@ -10,7 +10,8 @@
 //
 // It plays seeded random games and checks, at every ply: state equality agrees with the state's
 // bytes (a field left out of operator== fails), distinct states of a playout have distinct hashes
-// (a field left out of the hash fails), states survive JSON and binary round trips, chance outcomes
+// (a field left out of the hash fails), states survive JSON and binary round trips (JSON on one
+// line with lists; every eighth state also wrapped and in cereal's older form), chance outcomes
 // are distinct with positive probabilities summing to 1, applying an outcome is deterministic,
 // every legal action prints and parses back to itself, an illegal action is rejected with
 // IllegalActionError; and at the end: zero-sum returns, no draw unless the rules allow one, and the
@@ -29,6 +30,7 @@
 #include "engine/core/game.h"
 #include "engine/core/record.h"
 #include "engine/core/state_io.h"
+#include "tests/state_forms.h"
 
 namespace sling::testing {
 
@@ -77,7 +79,14 @@ TYPED_TEST_P(Conformance, RandomPlayoutsKeepEveryInvariant) {
       const auto [seen, inserted] = bytes_by_hash.emplace(G::hash(state), bytes);
       ASSERT_TRUE(inserted || seen->second == bytes) << "two distinct states share a hash";
       previous = state;
-      ASSERT_EQ(state_from_json<State>(state_to_json(state)), state);
+      const std::string json = state_to_json(state);
+      ASSERT_EQ(json.find('\n'), std::string::npos) << "a state's JSON is one line";
+      ASSERT_EQ(json.find("value0"), std::string::npos) << "a C++ array is a JSON list: " << json;
+      ASSERT_EQ(state_from_json<State>(json), state);
+      if (plies % 8 == 1) {  // the older forms at every eighth state: their reader is the same
+        ASSERT_EQ(state_from_json<State>("{\"state\": " + json + "}"), state);
+        ASSERT_EQ(state_from_json<State>(testing_support::cereal_wrapped_json(state)), state);
+      }
       ASSERT_EQ(state_from_binary<State>(state_to_binary(state)), state);
 
       Action chosen;

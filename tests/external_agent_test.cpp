@@ -14,6 +14,7 @@
 
 #include "agents/external_server.h"
 #include "agents/registry.h"
+#include "engine/danelaw/danelaw.h"
 #include "engine/duel/duel.h"
 #include "engine/pig/pig.h"
 #include "experiments/match.h"
@@ -127,6 +128,24 @@ TEST(ExternalAgent, SlingServingAnAgentPlaysExactlyItsGames) {
     const GameResult b = play_game(duel, *served, *goliath, seed, 3000);
     EXPECT_EQ(b.error, "");
     EXPECT_EQ(a.record.history, b.record.history) << "seed " << seed;
+  }
+  // Danelaw, whose state holds a list of armies (a protocol state the server once could not read
+  // back): a served random agent as the Danes and as the English plays a whole game as in process.
+  const danelaw::DanelawGame danelaw;
+  const AgentPtr<danelaw::DanelawGame> own_random = make_agent(danelaw, "random");
+  const AgentPtr<danelaw::DanelawGame> served_random =
+      make_agent(danelaw, external(sling_protocol("random")));
+  AgentPtr<danelaw::DanelawGame> opponent = make_agent(danelaw, "random");
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+    const GameResult danes = play_game(danelaw, *own_random, *opponent, seed);
+    const GameResult served_danes = play_game(danelaw, *served_random, *opponent, seed);
+    EXPECT_EQ(served_danes.error, "");
+    EXPECT_EQ(danes.record.history, served_danes.record.history) << "danes, seed " << seed;
+    const GameResult english = play_game(danelaw, *opponent, *own_random, seed);
+    const GameResult served_english = play_game(danelaw, *opponent, *served_random, seed);
+    EXPECT_EQ(served_english.error, "");
+    EXPECT_EQ(english.record.history, served_english.record.history) << "english, seed " << seed;
+    EXPECT_TRUE(danelaw.is_terminal(replay(danelaw, served_english.record))) << "seed " << seed;
   }
 }
 

@@ -72,8 +72,8 @@ def playout(state: State, goal: int, rng: random.Random) -> bool:
 
 
 def both_sides(pair: list[int] | dict[str, int]) -> list[int]:
-    """A pair of per-side values from the state's JSON: a list [first, second], or the object
-    {"value0": first, "value1": second} that Sling's serialiser (cereal) writes for a C++ array."""
+    """A pair of per-side values from the state's JSON: a list [first, second] (what Sling sends),
+    or the object {"value0": first, "value1": second} of cereal's older form of a C++ array."""
     return [pair["value0"], pair["value1"]] if isinstance(pair, dict) else list(pair)
 
 

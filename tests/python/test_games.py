@@ -92,7 +92,7 @@ class StateTest(unittest.TestCase):
         child = state.child(5)
         self.assertEqual(state.current_player, sling.CHANCE)  # child() leaves the state alone
         self.assertEqual(child.current_player, 0)
-        self.assertEqual(json.loads(child.to_json())["state"]["turn_total"], 5)
+        self.assertEqual(json.loads(child.to_json())["turn_total"], 5)
         self.assertIn("5", child.action_to_string(1) + str(child))
 
     def test_playouts_copy_hash_json(self):
@@ -137,6 +137,25 @@ class StateTest(unittest.TestCase):
             duel.apply(0xFFFF)
         with self.assertRaises(sling.ParseError):
             state.parse_action("fly away")
+
+    def test_state_json_is_the_protocols_one_form(self):
+        # The bare state on one line with lists, as the agent protocol sends it (docs/protocol.md);
+        # the wrapped form with cereal's {"valueN"} arrays, which to_json wrote before, still reads.
+        pig = sling.Game("pig")
+        bare = '{"scores":[5,9],"turn_total":4,"to_move":0,"phase":0}'
+        wrapped = ('{"state": {"scores": {"value0": 5, "value1": 9}, "turn_total": 4, '
+                   '"to_move": 0, "phase": 0}}')
+        self.assertEqual(pig.state_from_json(bare).to_json(), bare)
+        self.assertEqual(pig.state_from_json(wrapped), pig.state_from_json(bare))
+        self.assertEqual(pig.state_from_json({"state": json.loads(bare)}), pig.state_from_json(bare))
+        for name in ("duel", "danelaw", "pig"):
+            game = sling.Game(name)
+            state = game.new_initial_state()
+            text = state.to_json()
+            self.assertNotIn("\n", text)
+            self.assertNotIn("value0", text)
+            self.assertNotIn("state", json.loads(text))
+            self.assertEqual(game.state_from_json({"state": json.loads(text)}), state)
 
     def test_bad_state_json(self):
         with self.assertRaises(sling.FileFormatError):
