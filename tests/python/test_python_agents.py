@@ -62,7 +62,7 @@ class PythonAgentTournamentTest(unittest.TestCase):
         game = sling.Game("pig", {"goal": 20})
 
         def hold_at_10(state):
-            return 1 if json.loads(state.to_json())["state"]["turn_total"] >= 10 else 0
+            return 1 if json.loads(state.to_json())["turn_total"] >= 10 else 0
 
         report = sling.run_tournament(game, [hold_at_10, "random"], pairs=5, seed=1)
         self.assertIn("python:hold_at_10", json.dumps(report))
