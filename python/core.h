@@ -114,5 +114,6 @@ void bind_agents(py::module_& m);
 void bind_experiments(py::module_& m);
 void bind_pig(py::module_& m);
 void bind_duel(py::module_& m);
+void bind_danelaw(py::module_& m);
 
 }  // namespace sling::python

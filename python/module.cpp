@@ -14,4 +14,5 @@ PYBIND11_MODULE(_sling, m) {
   sling::python::bind_experiments(m);
   sling::python::bind_pig(m);
   sling::python::bind_duel(m);
+  sling::python::bind_danelaw(m);
 }

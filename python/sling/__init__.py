@@ -49,6 +49,7 @@ from ._sling import (  # noqa: E402,F401  (the public API)
     State,
     __version__,
     agents,
+    danelaw,
     duel,
     pig,
     play_game,
@@ -61,11 +62,12 @@ from ._sling import (  # noqa: E402,F401  (the public API)
 # `import sling.pig` and `from sling.duel import solve` work like the attributes.
 _sys.modules[__name__ + ".pig"] = pig
 _sys.modules[__name__ + ".duel"] = duel
+_sys.modules[__name__ + ".danelaw"] = danelaw
 
 from . import env  # noqa: E402,F401
 
 __all__ = [
     "CHANCE", "TERMINAL", "Agent", "FileFormatError", "Game", "IllegalActionError", "OptionError",
-    "ParseError", "RulesError", "SlingError", "State", "agents", "duel", "env", "pig", "play_game",
-    "play_match", "presets", "random_playouts", "run_tournament",
+    "ParseError", "RulesError", "SlingError", "State", "agents", "danelaw", "duel", "env", "pig",
+    "play_game", "play_match", "presets", "random_playouts", "run_tournament",
 ]

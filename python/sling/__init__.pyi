@@ -5,6 +5,7 @@ from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tupl
 import numpy as np
 import numpy.typing as npt
 
+from . import danelaw as danelaw
 from . import duel as duel
 from . import env as env
 from . import pig as pig

@@ -3,6 +3,7 @@ and method of the extension takes the parameters, in order, with the defaults, t
 
 import ast
 import os
+import types
 import unittest
 
 import sling
@@ -72,9 +73,10 @@ class StubTest(unittest.TestCase):
                 methods = {n for n in defined(node.body) if not n.startswith("__")}
                 self.assertEqual(public(cls), methods, node.name)
                 self.check_signatures(node.body, cls, node.name)
-        # Submodules and constants (CHANCE, __version__) are not classes or functions.
-        runtime_names = {n for n in public(runtime) - {"duel", "pig", "env"}
-                         if not isinstance(getattr(runtime, n), (int, str))}
+        # Submodules (sling.pig, sling.env, ...) and constants (CHANCE, __version__, PLANES) are not
+        # classes or functions.
+        runtime_names = {n for n in public(runtime)
+                         if not isinstance(getattr(runtime, n), (int, str, tuple, types.ModuleType))}
         self.assertEqual(runtime_names, names, stub)
 
     def test_package(self):
@@ -85,6 +87,9 @@ class StubTest(unittest.TestCase):
 
     def test_duel(self):
         self.check("duel.pyi", sling.duel)
+
+    def test_danelaw(self):
+        self.check("danelaw.pyi", sling.danelaw)
 
 
 if __name__ == "__main__":
