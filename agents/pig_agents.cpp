@@ -136,8 +136,8 @@ std::shared_ptr<const pig::SolutionValue> GameValue<pig::PigGame>::make(const pi
 
 std::vector<PresetInfo> GameAgents<pig::PigGame>::presets(const pig::PigGame&) {
   return {
-      {"easy", "heuristic", "the rule-of-thumb policy"},
-      {"normal", "mcts:iterations=2000,rollout=heuristic", "a quick search"},
+      {"easy", "hold:10", "a timid player: holds at a turn total of 10"},
+      {"normal", "heuristic", "the rule of thumb: holds at 20"},
       {"strong", "solver", "the exact optimal policy (solved in about a second)"},
   };
 }
