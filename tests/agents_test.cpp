@@ -87,7 +87,7 @@ TEST(AgentCatalogue, ListsGameSpecificAgentsOnlyWhereTheyExist) {
   };
   const auto pig_names = names(agent_catalogue(PigGame{}));
   EXPECT_EQ(pig_names, (std::vector<std::string>{"random", "heuristic", "expectimax", "mcts",
-                                                 "solver", "hold", "external"}));
+                                                 "solver", "hold", "pace", "external"}));
   const auto duel_names = names(agent_catalogue(duel::DuelGame{}));
   EXPECT_EQ(std::count(duel_names.begin(), duel_names.end(), "hold"), 0);
   for (const auto& info : agent_catalogue(PigGame{})) {

@@ -277,7 +277,7 @@ class DanelawEncodingTest(unittest.TestCase):
             self.assertEqual(obs.dtype, np.float32)
             self.assertTrue(np.all((obs >= 0) & (obs <= 1)))
             self.assertEqual(obs[names.index("on_map")].sum(), 605)
-            armies = json.loads(state.to_json())["state"]["armies"]
+            armies = json.loads(state.to_json())["armies"]
             danes = sum(1 for a in armies if a["side"] == 0)
             self.assertEqual(obs[names.index("danes")].sum(), danes)
             for a in armies:
