@@ -12,6 +12,7 @@
 #include "engine/pig/pig.h"
 #include "experiments/match.h"
 #include "experiments/tournament/tournament.h"
+#include "pig_luck_tournament.h"
 #include "run_sling.h"
 
 namespace sling {
@@ -42,31 +43,19 @@ TEST(LuckMatch, TheAdjustmentIsUnbiasedAndNarrowsTheInterval) {
 }
 
 TEST(LuckTournament, AdjustedRatingsAgreeWithThePlainOnesAndSeparateAgentsWithFewerGames) {
-  const pig::PigGame game;
   const auto dir = std::filesystem::temp_directory_path() / "luck-tournament";
-  std::filesystem::remove_all(dir);
-  TournamentConfig config;
-  config.game = "pig";
-  config.rules = game.rules_json();
-  config.agents = {"solver", "hold:20", "hold:25"};
-  config.pairs_per_pairing = 300;
-  config.seed = 5;
-  TournamentOptions options;
-  options.out_dir = dir.string();
-  options.threads = 2;
-  options.luck = true;
-  std::ostringstream log;
-  const TournamentReport report = run_tournament(game, config, options, log);
+  const std::vector<std::string> agents = {"solver", "hold:20", "hold:25"};
+  const TournamentReport report = testing_support::pig_luck_tournament(agents, 300, 5, dir);
   ASSERT_TRUE(report.luck);
   EXPECT_EQ(report.luck_games, report.games);
   // Zero mean luck, within 4 standard errors (the interval is 1.96 of them).
   const double se = (report.mean_luck_high - report.mean_luck_low) / (2 * 1.959963984540054);
   EXPECT_LT(std::abs(report.mean_luck), 4 * se);
-  for (std::size_t i = 0; i < config.agents.size(); ++i) {
+  for (std::size_t i = 0; i < agents.size(); ++i) {
     const AgentRating& plain = report.fit.agents[i];
     const AgentRating& adjusted = report.adjusted_fit.agents[i];
     const double both = std::hypot(plain.stderr_elo, adjusted.stderr_elo);
-    EXPECT_LT(std::abs(plain.elo - adjusted.elo), 4 * both) << config.agents[i];
+    EXPECT_LT(std::abs(plain.elo - adjusted.elo), 4 * both) << agents[i];
   }
   // solver against hold:20: the difference's interval is at least twice as narrow.
   EXPECT_LT(2 * report.adjusted_fit.difference_stderr(0, 1), report.fit.difference_stderr(0, 1));

@@ -12,6 +12,7 @@
 #include "engine/core/io.h"
 #include "engine/pig/pig.h"
 #include "experiments/tournament/tournament.h"
+#include "pig_luck_tournament.h"
 #include "run_sling.h"
 
 namespace sling {
@@ -34,28 +35,17 @@ TEST(PigPresets, TheDefaultTournamentPlaysFiveHundredPairsOfThePresets) {
 class PigPresetsClimb : public ::testing::TestWithParam<std::uint64_t> {};
 
 TEST_P(PigPresetsClimb, StrongOverNormalOverEasyAdjustedForLuck) {
-  const pig::PigGame game;
   const auto dir =
       std::filesystem::temp_directory_path() / ("pig-presets-" + std::to_string(GetParam()));
-  std::filesystem::remove_all(dir);
-  TournamentConfig config;
-  config.game = "pig";
-  config.rules = game.rules_json();
-  config.agents = {"random", "easy", "normal", "strong"};
-  config.pairs_per_pairing = 500;
-  config.seed = GetParam();
-  TournamentOptions options;
-  options.out_dir = dir.string();
-  options.threads = 2;
-  options.luck = true;
-  std::ostringstream log;
-  const TournamentReport report = run_tournament(game, config, options, log);
+  const std::vector<std::string> agents = {"random", "easy", "normal", "strong"};
+  const TournamentReport report =
+      testing_support::pig_luck_tournament(agents, 500, GetParam(), dir);
   ASSERT_TRUE(report.luck);
   const RatingFit& fit = report.adjusted_fit;
   for (const auto& [better, worse] : {std::pair{3, 2}, std::pair{2, 1}, std::pair{1, 0}}) {
     const double difference = fit.agents[better].elo - fit.agents[worse].elo;
     EXPECT_GT(difference - kZ95 * fit.difference_stderr(better, worse), 0)
-        << config.agents[better] << " over " << config.agents[worse] << ": " << difference
+        << agents[better] << " over " << agents[worse] << ": " << difference
         << " Elo, standard error " << fit.difference_stderr(better, worse);
   }
   // On the plain scores too, normal is clearly over easy (strong over normal needs the
