@@ -1,6 +1,8 @@
 #include "engine/duel/duel.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -85,23 +87,6 @@ DuelState DuelGame::initial_state() const {
   s.phase = Phase::kRoll;
   s.roll = Roll::kInitiative;
   return s;
-}
-
-Player DuelGame::current_player(const State& s) const {
-  switch (s.phase) {
-    case Phase::kRoll:
-      return kChancePlayer;
-    case Phase::kGod:
-    case Phase::kTieFlee:
-      return kDavid;
-    case Phase::kDeclare:
-      return static_cast<Player>(s.actor);
-    case Phase::kDestination:
-      return static_cast<Player>(mover_of(s));
-    case Phase::kTerminal:
-      return kTerminalPlayer;
-  }
-  return kTerminalPlayer;
 }
 
 Returns DuelGame::returns(const State& s) const {
@@ -344,38 +329,31 @@ void DuelGame::end_turn(State& s) const {
 // ---------------------------------------------------------------------------------------------
 // Decisions.
 
-bool DuelGame::declaration_legal(const State& s, Action a) const {
+std::uint32_t DuelGame::declaration_mask(const State& s) const {
+  // Bit a is set when declaring a (act::kMove .. act::kFlee) is legal.  The contact test and the
+  // shooting range are measured once for all the declarations.
+  const auto bit = [](Action a) { return std::uint32_t{1} << a; };
   const bool contact = in_contact(s);
+  std::uint32_t mask = 0;
   if (s.actor == kDavid) {
-    switch (a) {
-      case act::kMove:
-        return !contact;  // in contact David must Flee
-      case act::kShoot:
-        return s.has(kDavidHasStone) && shooting_capability(s, kDavid) >= 1;
-      case act::kFight:
-      case act::kFlee:
-        return contact;
-      case act::kSearch:
-        return !s.has(kDavidHasStone);
-      case act::kBehead:
-        return contact && s.has(kGoliathDazed);
-      default:
-        return false;
-    }
+    const bool stone = s.has(kDavidHasStone);
+    if (!contact) mask |= bit(act::kMove);  // in contact David must Flee
+    if (stone && shooting_capability(s, kDavid) >= 1) mask |= bit(act::kShoot);
+    if (contact) mask |= bit(act::kFight) | bit(act::kFlee);
+    if (!stone) mask |= bit(act::kSearch);
+    if (contact && s.has(kGoliathDazed)) mask |= bit(act::kBehead);
+    return mask;
   }
-  if (s.has(kGoliathDazed)) return a == act::kRecover;  // a dazed Goliath can only try to recover
-  switch (a) {
-    case act::kMove:
-      return true;
-    case act::kShoot:
-      return s.has(kGoliathJavelin) && shooting_capability(s, kGoliath) >= 1;
-    case act::kFight:
-      return contact;
-    case act::kDropShield:
-      return s.has(kGoliathShield);
-    default:
-      return false;
-  }
+  if (s.has(kGoliathDazed)) return bit(act::kRecover);  // a dazed Goliath can only try to recover
+  mask |= bit(act::kMove);
+  if (s.has(kGoliathJavelin) && shooting_capability(s, kGoliath) >= 1) mask |= bit(act::kShoot);
+  if (contact) mask |= bit(act::kFight);
+  if (s.has(kGoliathShield)) mask |= bit(act::kDropShield);
+  return mask;
+}
+
+bool DuelGame::declaration_legal(const State& s, Action a) const {
+  return a >= act::kMove && a <= act::kFlee && ((declaration_mask(s) >> a) & 1) != 0;
 }
 
 bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int allowance_cm) const {
@@ -410,8 +388,8 @@ void DuelGame::legal_actions(const State& s, ActionList<DuelGame>& out) const {
   out.clear();
   switch (s.phase) {
     case Phase::kDeclare:
-      for (Action a = act::kMove; a <= act::kFlee; ++a) {
-        if (declaration_legal(s, a)) out.push_back(a);
+      for (std::uint32_t mask = declaration_mask(s); mask != 0; mask &= mask - 1) {
+        out.push_back(static_cast<Action>(std::countr_zero(mask)));  // in increasing order
       }
       return;
     case Phase::kGod:
@@ -552,6 +530,16 @@ void DuelGame::apply_decision(State& s, Action a) const {
 // Fast sampling and the hooks used by search.
 
 Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
+  if (s.phase == Phase::kDeclare) {
+    // The same draw as from legal_actions' list (the declarations in increasing order), without
+    // the list of up to 640 actions.
+    std::array<Action, 8> declarations{};
+    std::uint32_t count = 0;
+    for (std::uint32_t mask = declaration_mask(s); mask != 0; mask &= mask - 1) {
+      declarations[count++] = static_cast<Action>(std::countr_zero(mask));
+    }
+    return declarations[rng.uniform(count)];
+  }
   if (s.phase == Phase::kDestination) {
     // Rejection sampling over the movement disc is uniform over the legal destinations; staying
     // put is always legal, so a fallback listing is needed only in cramped positions.

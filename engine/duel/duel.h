@@ -153,7 +153,22 @@ class DuelGame {
   std::string rules_json() const;
 
   State initial_state() const;
-  Player current_player(const State& s) const;
+  Player current_player(const State& s) const {  // in the header: every search ply asks it
+    switch (s.phase) {
+      case Phase::kRoll:
+        return kChancePlayer;
+      case Phase::kGod:
+      case Phase::kTieFlee:
+        return kDavid;
+      case Phase::kDeclare:
+        return static_cast<Player>(s.actor);
+      case Phase::kDestination:
+        return static_cast<Player>(mover_of(s));
+      case Phase::kTerminal:
+        return kTerminalPlayer;
+    }
+    return kTerminalPlayer;
+  }
   bool is_terminal(const State& s) const { return s.phase == Phase::kTerminal; }
   void legal_actions(const State& s, ActionList<DuelGame>& out) const;
   void chance_outcomes(const State& s, ChanceList<DuelGame>& out) const;
@@ -221,6 +236,8 @@ class DuelGame {
   void dice_final(State& s) const;  // resolve the pending roll
   void finish(State& s, Side winner, EndReason why) const;
   void list_destinations(const State& s, ActionList<DuelGame>& out) const;
+  // The legal declarations as a bit set (bit a for action a), each rule checked once.
+  std::uint32_t declaration_mask(const State& s) const;
   bool declaration_legal(const State& s, Action a) const;
   void place(State& s, Side mover, int x, int y) const;
   void apply_decision(State& s, Action a) const;
