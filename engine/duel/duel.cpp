@@ -333,12 +333,21 @@ std::uint32_t DuelGame::declaration_mask(const State& s) const {
   // Bit a is set when declaring a (act::kMove .. act::kFlee) is legal.  The contact test and the
   // shooting range are measured once for all the declarations.
   const auto bit = [](Action a) { return std::uint32_t{1} << a; };
-  const bool contact = in_contact(s);
+  // One centre distance for the contact test and the shooting range.  A shooter can shoot
+  // (capability base - bands >= 1) exactly while fewer than `base` full bands separate the
+  // figures: while the centres are closer than the sum of radii plus `base` bands.
+  const std::int64_t distance2 = centre_distance2(s);
+  const bool contact = geometry_.in_contact(distance2);
+  const auto in_range = [&](int base) {
+    const std::int64_t reach = geometry_.sum_radii_units() +
+                               static_cast<std::int64_t>(base) * geometry_.shooting_band_units();
+    return base >= 1 && distance2 < reach * reach;
+  };
   std::uint32_t mask = 0;
   if (s.actor == kDavid) {
     const bool stone = s.has(kDavidHasStone);
     if (!contact) mask |= bit(act::kMove);  // in contact David must Flee
-    if (stone && shooting_capability(s, kDavid) >= 1) mask |= bit(act::kShoot);
+    if (stone && in_range(rules_.david_shooting)) mask |= bit(act::kShoot);
     if (contact) mask |= bit(act::kFight) | bit(act::kFlee);
     if (!stone) mask |= bit(act::kSearch);
     if (contact && s.has(kGoliathDazed)) mask |= bit(act::kBehead);
@@ -346,7 +355,7 @@ std::uint32_t DuelGame::declaration_mask(const State& s) const {
   }
   if (s.has(kGoliathDazed)) return bit(act::kRecover);  // a dazed Goliath can only try to recover
   mask |= bit(act::kMove);
-  if (s.has(kGoliathJavelin) && shooting_capability(s, kGoliath) >= 1) mask |= bit(act::kShoot);
+  if (s.has(kGoliathJavelin) && in_range(rules_.goliath_shooting)) mask |= bit(act::kShoot);
   if (contact) mask |= bit(act::kFight);
   if (s.has(kGoliathShield)) mask |= bit(act::kDropShield);
   return mask;
@@ -451,14 +460,6 @@ void DuelGame::apply_unchecked(State& s, Action a) const {
   }
 }
 
-Action DuelGame::sample_chance_outcome(const State& s, Rng& rng) const {
-  if (two_dice(s.roll) && s.rerolling == 0) {
-    const auto pair = rng.uniform(36);
-    return act::dice_pair(static_cast<int>(pair % 6) + 1, static_cast<int>(pair / 6) + 1);
-  }
-  return static_cast<Action>(rng.uniform(6) + 1);
-}
-
 void DuelGame::apply_decision(State& s, Action a) const {
   switch (s.phase) {
     case Phase::kDeclare:
@@ -532,26 +533,42 @@ void DuelGame::apply_decision(State& s, Action a) const {
 Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
   if (s.phase == Phase::kDeclare) {
     // The same draw as from legal_actions' list (the declarations in increasing order), without
-    // the list of up to 640 actions.
-    std::array<Action, 8> declarations{};
-    std::uint32_t count = 0;
-    for (std::uint32_t mask = declaration_mask(s); mask != 0; mask &= mask - 1) {
-      declarations[count++] = static_cast<Action>(std::countr_zero(mask));
-    }
-    return declarations[rng.uniform(count)];
+    // the list of up to 640 actions: the k-th set bit of the mask.
+    std::uint32_t mask = declaration_mask(s);
+    std::uint32_t count = 0;  // at most 5 bits: cheaper than the generic build's popcount call
+    for (std::uint32_t rest = mask; rest != 0; rest &= rest - 1) ++count;
+    for (std::uint32_t k = rng.uniform(count); k > 0; --k) mask &= mask - 1;
+    return static_cast<Action>(std::countr_zero(mask));
   }
   if (s.phase == Phase::kDestination) {
     // Rejection sampling over the movement disc is uniform over the legal destinations; staying
-    // put is always legal, so a fallback listing is needed only in cramped positions.
-    const Side mover = mover_of(s);
+    // put is always legal, so a fallback listing is needed only in cramped positions.  The same
+    // test as destination_legal, less its allowance check (the disc of min(allowance, 12 cm)
+    // lies within the allowance) and with the centres computed once.
+    const Side mover = mover_of(s), still = other(mover);
     const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
     const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+    const int width = lattice_width(mover), height = lattice_height(mover);
+    const std::int64_t px = centre_x(mover, from_x), py = centre_y(mover, from_y);
+    const std::int64_t cx = centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
+    const std::int64_t cy = centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
+    // A lattice step moves a centre by one pitch; Goliath's rows count down from his border.
+    const std::int64_t pitch = geometry_.pitch_units();
+    const std::int64_t row_step = mover == kDavid ? pitch : -pitch;
     const auto count = static_cast<std::uint32_t>(
         moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
     for (int attempt = 0; attempt < 32; ++attempt) {
       const LatticeOffset o = moves_.offsets[rng.uniform(count)];
       const int x = from_x + o.dx, y = from_y + o.dy;
-      if (destination_legal(s, mover, x, y, s.allowance_cm)) return act::destination(x, y);
+      // One unsigned comparison a coordinate: a negative one wraps above any lattice size.
+      if (static_cast<unsigned>(x) >= static_cast<unsigned>(width) ||
+          static_cast<unsigned>(y) >= static_cast<unsigned>(height)) {
+        continue;
+      }
+      if ((o.dx == 0 && o.dy == 0) ||
+          geometry_.path_clear(px, py, px + o.dx * pitch, py + o.dy * row_step, cx, cy)) {
+        return act::destination(x, y);
+      }
     }
   }
   ActionList<DuelGame> actions;

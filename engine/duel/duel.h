@@ -186,7 +186,14 @@ class DuelGame {
   Action sample_legal_action(const State& s, Rng& rng) const;
   // For search, which applies only actions it listed or outcomes it drew: no legality check.
   void apply_unchecked(State& s, Action a) const;
-  Action sample_chance_outcome(const State& s, Rng& rng) const;
+  // In the header: a rollout draws dice at every other ply.
+  Action sample_chance_outcome(const State& s, Rng& rng) const {
+    if (two_dice(s.roll) && s.rerolling == 0) {
+      const auto pair = rng.uniform(36);
+      return act::dice_pair(static_cast<int>(pair % 6) + 1, static_cast<int>(pair / 6) + 1);
+    }
+    return static_cast<Action>(rng.uniform(6) + 1);
+  }
   Action heuristic_action(const State& s, Rng& rng) const;
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;

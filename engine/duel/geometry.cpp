@@ -24,6 +24,14 @@ MovementDisc::MovementDisc(int reach_cm, int pitch_cm) {
         static_cast<int>(std::count_if(offsets.begin(), offsets.end(), [&](LatticeOffset o) {
           return (o.dx * o.dx + o.dy * o.dy) * pitch_cm * pitch_cm <= cm * cm;
         }));
+    auto& rows = half_width[static_cast<std::size_t>(cm)];
+    rows.fill(-1);
+    const int count = within[static_cast<std::size_t>(cm)];
+    for (int i = 0; i < count; ++i) {
+      const LatticeOffset o = offsets[static_cast<std::size_t>(i)];
+      auto& half = rows[static_cast<std::size_t>(o.dy + kMaxRow)];
+      half = std::max<std::int8_t>(half, static_cast<std::int8_t>(o.dx < 0 ? -o.dx : o.dx));
+    }
   }
 }
 

@@ -23,10 +23,14 @@ struct LatticeOffset {
 // The offsets of a movement disc: every step of at most `reach_cm` centimetres (a pitch of
 // `pitch_cm` per lattice step), sorted by length (stably, so equal lengths keep row order).
 // within[cm] is how many of them lie within cm centimetres, for cm = 0..12: the disc of an
-// allowance is a prefix of the list.
+// allowance is a prefix of the list.  Each row of a disc is an unbroken run of columns:
+// half_width[cm][dy + kMaxRow] is the largest |dx| of row dy within cm centimetres (-1 when the
+// row is empty), which lets a sampler count and index the disc's points on the board directly.
 struct MovementDisc {
+  static constexpr int kMaxRow = 12;  // an allowance is at most 12 cm and a pitch at least 1 cm
   std::vector<LatticeOffset> offsets;
   std::array<int, 13> within{};
+  std::array<std::array<std::int8_t, 2 * kMaxRow + 1>, 13> half_width{};
   MovementDisc(int reach_cm, int pitch_cm);
 };
 
@@ -60,6 +64,7 @@ class DuelGeometry {
   int distance_bands(std::int64_t distance2) const;
 
   int pitch_units() const { return pitch_; }
+  int shooting_band_units() const { return shooting_band_; }
   int sum_radii_units() const { return sum_radii_; }
   int contact_tolerance_units() const { return contact_tolerance_; }
   std::int64_t overlap2() const { return overlap2_; }
