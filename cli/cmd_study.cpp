@@ -31,6 +31,7 @@ struct StudyGodCommand {
   int games = 100000;
   int matchup_games = 200;
   std::int64_t max_plies = 20'000'000;
+  std::int64_t settle_plies = duel::GodStudyOptions{}.settle_plies;
   std::string agents = "solver,heuristic,mcts:iterations=1000,random";
   std::uint64_t seed = 1;
   int threads = 2;
@@ -141,6 +142,7 @@ void run(const StudyGodCommand& c) {
   options.games = c.games;
   options.matchup_games = c.matchup_games;
   options.max_plies = c.max_plies;
+  options.settle_plies = c.settle_plies;
   options.agents = split_agents(c.agents);
   options.seed = c.seed;
   options.threads = c.threads;
@@ -268,6 +270,11 @@ const RegisterCommand kRegister(
       god->add_option("--max-plies", command->max_plies,
                       "Stop a simulated game after this many plies (reported as cut)")
           ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}));
+      god->add_option("--settle-plies", command->settle_plies,
+                      "Settle a simulated game still running after this many plies at its exact "
+                      "value (a stand-off; 0: play every game to its end)")
+          ->capture_default_str()
+          ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000'000}));
       god->add_option("--agents", command->agents,
                       "Agents of the matchup table (specs, comma-separated)");
       add_seed_option(*god, command->seed, "Base seed");

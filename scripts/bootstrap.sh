@@ -61,6 +61,10 @@ sling_build() {
   # work to do"; its status lines tell: only that check means nothing is rebuilt, and we stay silent.
   # Otherwise the "[n/N] file" lines become one progress line (redrawn on a terminal, every tenth
   # of the way in a log), and the whole ninja output is kept in the log.
+  # pipefail for this function alone (`local -`): a shell that sources this file without it would
+  # otherwise take the progress reader's status for ninja's and miss a failed build.
+  local -
+  set -o pipefail
   local status=0
   NINJA_STATUS="[%f/%t] " ninja -C "$root/$dir" -j "$(nproc)" "${targets[@]}" 2>&1 |
     sling_build_progress "$dir" "$type" >"$log" || status=$?

@@ -15,6 +15,7 @@
 #include "agents/duel_lookahead_agent.h"
 #include "agents/registry.h"
 #include "engine/duel/duel.h"
+#include "experiments/analysis/analysis_values.h"
 #include "play/play_agents.h"
 #include "solvers/duel/refinement.h"
 #include "solvers/duel/solution_cache.h"
@@ -200,6 +201,38 @@ TEST(DuelBackgroundRefinement, ADroppedAgentCancelsItsRefinement) {
     EXPECT_TRUE(dynamic_cast<DuelLookaheadAgent*>(agent.get())->refining_in_background());
   }
   EXPECT_EQ(cache.refined_files(), 0u);
+}
+
+// The analysis and the luck pass read the finest values at hand: once `strong` has refined the
+// game's lattice, its refined values instead of the coarse solution interpolated, and the game's
+// own exact solution before either.
+TEST(DuelAnalysisValues, TheFinestCachedValuesAreRead) {
+  const OwnCache cache;
+  const duel::DuelGame game(board16(2));
+  AnalysisValueOptions options;
+  options.candidates_only = true;
+  const auto source = [&] { return analysis_value(game, options).source; };
+  EXPECT_NE(source().find("interpolated"), std::string::npos) << source();
+  // What `strong` computes as it plays: kStrongRefinement is its preset's request.
+  const std::string strong_refinement =
+      DuelRefineOptions{duel::kStrongRefinement.sweeps, duel::kStrongRefinement.rise_tolerance}
+          .spec()
+          .substr(1);
+  EXPECT_NE(std::string(duel::kStrongRefinedLookahead).find(strong_refinement), std::string::npos)
+      << strong_refinement;
+  duel::shared_coarse_value(game, 0, true, duel::CoarseDuelValue::Scope::kCandidates,
+                            duel::kStrongRefinement);
+  EXPECT_NE(source().find("refined on the 2 cm lattice (at most 100 sweeps, as `strong` plays"),
+            std::string::npos)
+      << source();
+  const duel::DuelState start = game.initial_state();
+  const duel::DuelSolution own = duel::solve_duel(game);
+  const double refined_start = analysis_value(game, options).value(start);
+  EXPECT_LE(refined_start, own.value(start) + 1e-9);  // refined values are a sub-solution
+  duel::cached_duel_solution(game);                   // the game's own solution, cached
+  const AnalysisValue<duel::DuelGame> exact = analysis_value(game, options);
+  EXPECT_TRUE(exact.exact) << exact.source;
+  EXPECT_NEAR(exact.value(start), own.value(start), 1e-12);
 }
 
 }  // namespace

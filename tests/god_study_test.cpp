@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "engine/core/errors.h"
@@ -85,6 +86,45 @@ TEST(GodStudy, GamesStoppedAtThePlyLimitAreReportedAsCut) {
   EXPECT_NE(read_file(dir + "/report.md").find("50 games reached the limit of 2 plies"),
             std::string::npos);
   options.max_plies = 0;
+  EXPECT_THROW(write_god_study(solution, options, dir), OptionError);
+}
+
+// A game still running at the settling point is scored at its exact value.  Optimal play keeps
+// the exact value's expectation, so the mean score stays the start's value: settling every game
+// after a few plies gives it with less spread than the wins alone.
+TEST(GodStudy, SettledGamesScoreTheirExactValueAndKeepTheExpectedScore) {
+  DuelRules rules;
+  rules.board_cm = 16;
+  rules.pitch_cm = 4;
+  const DuelSolution solution = solve_duel(DuelGame(rules));
+  const std::string dir =
+      ::testing::TempDir() + "sling_god_study_settle_" + std::to_string(::getpid());
+  GodStudyOptions options;
+  options.games = 2000;
+  options.matchup_games = 0;
+  options.settle_plies = 4;
+  const GodStudyResult result = write_god_study(solution, options, dir);
+  EXPECT_EQ(result.cut_games, 0);
+  EXPECT_GT(result.settled_games, 1000);  // a game needs more than four plies to end
+  EXPECT_EQ(static_cast<int>(result.settled_distance_cm.size()), result.settled_games);
+  EXPECT_GE(result.settled_value, 0.0);
+  EXPECT_LE(result.settled_value, result.settled_games);
+  const double n = options.games;
+  const double exact = solution.summary().start;
+  const double score = (result.david_wins + result.settled_value) / n;
+  // Four binomial standard errors: a settled score in [0, 1] varies no more than a win.
+  EXPECT_NEAR(score, exact, 4 * std::sqrt(exact * (1 - exact) / n));
+  const std::string report = read_file(dir + "/report.md");
+  EXPECT_NE(report.find("**Stand-offs.** " + std::to_string(result.settled_games) + " games"),
+            std::string::npos);
+  EXPECT_NE(report.find("still running after 4 plies"), std::string::npos);
+
+  options.settle_plies = 0;  // every game to its end
+  options.games = 200;
+  const GodStudyResult played = write_god_study(solution, options, dir);
+  EXPECT_EQ(played.settled_games, 0);
+  EXPECT_EQ(read_file(dir + "/report.md").find("Stand-offs"), std::string::npos);
+  options.settle_plies = -1;
   EXPECT_THROW(write_god_study(solution, options, dir), OptionError);
 }
 

@@ -18,20 +18,33 @@ AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
                                            ? CoarseDuelValue::Scope::kCandidates
                                            : CoarseDuelValue::Scope::kAllActions;
   std::shared_ptr<const CoarseDuelValue> values;
+  duel::RefinementRequest refinement{options.refine, 0.0};
+  const std::string lattice = std::to_string(game.rules().pitch_cm) + " cm lattice";
   if (!options.solution_file.empty()) {
     auto solution = std::make_shared<const duel::DuelSolution>(
         duel::DuelSolution::load(options.solution_file, &game));
     values = std::make_shared<const CoarseDuelValue>(game, std::move(solution), scope);
   } else if (options.refine == 0) {
-    // The finest solution already cached (the game's own lattice, then coarser ones), so that an
-    // analysis never starts a long solve; else the default coarse lattice, solved on first use.
-    for (int pitch = game.rules().pitch_cm; pitch <= 5 && !values; ++pitch) {
+    // The finest values already at hand, so that an analysis never starts a long computation:
+    // the game's own exact solution, else the refined values `strong` computed on its lattice,
+    // else the finest coarser solution cached; else the default coarse lattice, solved on first
+    // use.
+    const auto cached_exact = [&](int pitch) {
       duel::DuelRules rules = game.rules();
       rules.pitch_cm = pitch;
       rules.turn_cap = 0;
+      return duel::cached_duel_solution_if_present(duel::DuelGame(rules));
+    };
+    if (auto own = cached_exact(game.rules().pitch_cm)) {
+      values = std::make_shared<const CoarseDuelValue>(game, std::move(own), scope);
+    } else if (duel::coarse_value_is_ready(game, 0, true, scope, duel::kStrongRefinement)) {
+      refinement = duel::kStrongRefinement;
+      values = duel::shared_coarse_value(game, 0, true, scope, refinement);
+    }
+    for (int pitch = game.rules().pitch_cm + 1; pitch <= 5 && !values; ++pitch) {
       std::shared_ptr<const duel::DuelSolution> cached;
       try {
-        cached = duel::cached_duel_solution_if_present(duel::DuelGame(rules));
+        cached = cached_exact(pitch);
       } catch (const RulesError&) {
         break;  // a lattice too coarse for this board
       }
@@ -40,18 +53,16 @@ AnalysisValue<duel::DuelGame> analysis_value(const duel::DuelGame& game,
       }
     }
   }
-  if (!values) {
-    values = duel::shared_coarse_value(game, 0, true, scope,
-                                       duel::RefinementRequest{options.refine, 0.0});
-  }
+  if (!values) values = duel::shared_coarse_value(game, 0, true, scope, refinement);
   AnalysisValue<duel::DuelGame> out;
   out.exact = values->exact();
-  const std::string lattice = std::to_string(game.rules().pitch_cm) + " cm lattice";
   if (out.exact) {
     out.source = "the exact solution of the " + lattice;
   } else if (values->refined()) {
-    out.source = "refined values of the " + lattice + " (" + std::to_string(options.refine) +
-                 " sweeps; approximate)";
+    out.source =
+        "the exact " + std::to_string(values->source_pitch_cm()) + " cm solution refined on the " +
+        lattice + " (at most " + std::to_string(refinement.sweeps) + " sweeps" +
+        (refinement == duel::kStrongRefinement ? ", as `strong` plays" : "") + "; approximate)";
   } else {
     out.source = "the exact " + std::to_string(values->source_pitch_cm()) +
                  " cm solution interpolated to the " + lattice + " (approximate)";

@@ -5,6 +5,7 @@
 // sheds most of the dice's variance.
 
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "experiments/analysis/analysis_values.h"
@@ -74,6 +75,38 @@ MeanInterval mean_interval(const Range& values) {
   m.mean = sum / n;
   m.stddev = m.count > 1 ? std::sqrt(std::max(0.0, (sum2 - n * m.mean * m.mean) / (n - 1))) : 0;
   const double half = 1.959963984540054 * m.stddev / std::sqrt(n);
+  m.low = m.mean - half;
+  m.high = m.mean + half;
+  return m;
+}
+
+// The same for values that come in clusters whose members can move together: the two games of a
+// tournament pair share their dice, so a side's luck in one is nearly its luck in the other, and
+// an interval that takes the games as independent is too narrow (about 1/sqrt(2) of the truth
+// for a pair of equal lucks).  The spread is measured over the clusters (the cluster-robust
+// variance of the mean, with the small-sample factor C / (C - 1)); `stddev` stays the values'
+// own.  `clusters[i]` names value i's cluster; non-finite values are skipped.
+template <class Values, class Clusters>
+MeanInterval clustered_mean_interval(const Values& values, const Clusters& clusters) {
+  MeanInterval m = mean_interval(values);
+  if (m.count < 2) return m;
+  std::map<std::int64_t, std::pair<double, double>> sums;  // cluster: sum, count
+  auto cluster = std::begin(clusters);
+  for (const double v : values) {
+    const std::int64_t id = *cluster++;
+    if (!std::isfinite(v)) continue;
+    auto& s = sums[id];
+    s.first += v;
+    s.second += 1;
+  }
+  const double n = static_cast<double>(m.count), c = static_cast<double>(sums.size());
+  if (sums.size() < 2) return m;
+  double squares = 0;
+  for (const auto& [id, s] : sums) {
+    const double deviation = s.first - s.second * m.mean;
+    squares += deviation * deviation;
+  }
+  const double half = 1.959963984540054 * std::sqrt(c / (c - 1) * squares) / n;
   m.low = m.mean - half;
   m.high = m.mean + half;
   return m;

@@ -33,7 +33,10 @@ namespace {
 
 struct GameLog {
   bool david_won = false;
-  bool cut = false;  // stopped at the ply limit
+  bool cut = false;          // stopped at the ply limit
+  bool settled = false;      // stopped after settle_plies and scored at its exact value
+  double settled_value = 0;  // that value (David's win probability)
+  DuelState final_state;
   std::int64_t plies = 0;
   int god_turn = -1;
   Roll god_roll = Roll::kNone;
@@ -42,7 +45,8 @@ struct GameLog {
 };
 
 // One optimal-versus-optimal game, recording each God decision.
-GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int64_t max_plies) {
+GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int64_t max_plies,
+                     std::int64_t settle_plies) {
   const DuelGame& game = solution.game();
   GameLog log;
   Rng dice(seed, 0);
@@ -54,6 +58,11 @@ GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int6
     } else {
       const auto values = solution.action_values(s);
       const std::size_t best = best_index_of_actions(game, s, values);
+      if (settle_plies > 0 && log.plies >= settle_plies) {
+        log.settled = true;
+        log.settled_value = values[best].second;
+        break;
+      }
       a = values[best].first;
       if (s.phase == Phase::kGod) {
         const bool reroll = a != act::kAccept;
@@ -69,7 +78,8 @@ GameLog play_optimal(const DuelSolution& solution, std::uint64_t seed, std::int6
     apply_any(game, s, a);
   }
   log.david_won = game.is_terminal(s) && s.winner == kDavid;
-  log.cut = !game.is_terminal(s);
+  log.cut = !game.is_terminal(s) && !log.settled;
+  log.final_state = s;
   return log;
 }
 
@@ -120,7 +130,7 @@ std::vector<GameLog> play_optimal_games(const DuelSolution& solution,
     tbb::parallel_for(0, options.games, [&](int i) {
       logs[static_cast<std::size_t>(i)] = play_optimal(
           solution, Rng(options.seed, 0x676f64).derive(static_cast<std::uint64_t>(i)).next(),
-          options.max_plies);
+          options.max_plies, options.settle_plies);
       const int done = ++finished;
       if (done % tenth == 0 && done < options.games) {
         const std::lock_guard<std::mutex> lock(log_mutex);
@@ -139,7 +149,8 @@ struct DecisionTally {
 };
 
 // Sums the games' logs, in game order, into the result and the tally.
-DecisionTally tally_games(const std::vector<GameLog>& logs, GodStudyResult& result) {
+DecisionTally tally_games(const DuelGame& game, const std::vector<GameLog>& logs,
+                          GodStudyResult& result) {
   DecisionTally tally;
   result.games = static_cast<int>(logs.size());
   result.by_roll.resize(16);
@@ -148,7 +159,17 @@ DecisionTally tally_games(const std::vector<GameLog>& logs, GodStudyResult& resu
   for (const GameLog& log : logs) {
     result.david_wins += log.david_won;
     result.cut_games += log.cut;
-    if (!log.cut) ended_plies += log.plies;
+    if (!log.cut && !log.settled) ended_plies += log.plies;
+    if (log.settled) {
+      const DuelState& s = log.final_state;
+      ++result.settled_games;
+      result.settled_value += log.settled_value;
+      result.settled_distance_cm.push_back(game.edge_distance_cm(s));
+      result.settled_with_god += s.has(kGodAvailable);
+      result.settled_with_shield += s.has(kGoliathShield);
+      result.settled_with_javelin += s.has(kGoliathJavelin);
+      result.settled_david_has_stone += s.has(kDavidHasStone);
+    }
     result.max_plies = std::max(result.max_plies, log.plies);
     for (std::size_t k = 0; k < log.decisions.size(); ++k) {
       const Roll roll = log.decision_rolls[k];
@@ -171,8 +192,8 @@ DecisionTally tally_games(const std::vector<GameLog>& logs, GodStudyResult& resu
       ++turns[static_cast<std::size_t>(turn_bucket(log.god_turn))];
     }
   }
-  if (result.cut_games < result.games)
-    result.mean_plies = static_cast<double>(ended_plies) / (result.games - result.cut_games);
+  const int ended = result.games - result.cut_games - result.settled_games;
+  if (ended > 0) result.mean_plies = static_cast<double>(ended_plies) / ended;
   return tally;
 }
 
@@ -395,25 +416,56 @@ void write_headline(std::ostream& md, const DuelSolution& solution) {
      << num(summary.start / std::max(1e-12, summary.start_without_god), 2) << ".\n\n";
 }
 
-// The exact value against the simulated rate: a game cut at the ply limit is neither a win nor a
-// loss, so the rate is bracketed by counting the cut games as losses and as wins.
+// The exact value against the simulated rate.  A settled game counts its exact value; a game cut
+// at the ply limit is neither a win nor a loss, so the rate is bracketed by counting the cut games
+// as losses and as wins.  The interval is the binomial one of the score's mean: a settled game's
+// score lies in [0, 1] with the same mean, so its variance is no larger (conservative).
 void write_simulated_rate(std::ostream& md, const GodStudyResult& result,
                           const SolveSummary& summary, const GodStudyOptions& options, double n) {
-  const Interval ci = wilson_interval(result.david_wins, options.games);
+  const double score = (result.david_wins + result.settled_value) / n;
+  const double sd = std::sqrt(std::max(score * (1 - score), 1e-12) / n);
   const double se = std::sqrt(summary.start * (1 - summary.start) / n);
-  md << "Simulated optimal games: David won " << pct(result.david_wins / n, 2) << " (95 % ["
-     << pct(ci.low, 2) << ", " << pct(ci.high, 2) << "]; exact: " << pct(summary.start, 2) << ", "
-     << num((result.david_wins / n - summary.start) / se, 2)
+  md << "Simulated optimal games: David scored " << pct(score, 2) << " (95 % ["
+     << pct(std::max(0.0, score - 1.96 * sd), 2) << ", " << pct(std::min(1.0, score + 1.96 * sd), 2)
+     << "]; exact: " << pct(summary.start, 2) << ", " << num((score - summary.start) / se, 2)
      << " standard errors away); God was invoked in " << pct(result.god_used_games / n, 1)
-     << " of the games. The games that ended lasted " << num(result.mean_plies, 0)
-     << " plies (decisions and dice) on average, the longest " << result.max_plies;
-  if (result.cut_games > 0) {
-    md << "; " << result.cut_games << " games reached the limit of " << options.max_plies
-       << " plies and were stopped (counted as no David win; counted as David wins the rate "
-          "would be "
-       << pct((result.david_wins + result.cut_games) / n, 2) << ")";
+     << " of the games.";
+  const int ended = result.games - result.cut_games - result.settled_games;
+  if (ended > 0) {
+    md << " The " << ended << " games that ended lasted " << num(result.mean_plies, 0)
+       << " plies (decisions and dice) on average, the longest " << result.max_plies << ".";
   }
-  md << ".\n\n";
+  if (result.settled_games > 0) {
+    std::vector<double> distances = result.settled_distance_cm;
+    std::sort(distances.begin(), distances.end());
+    const auto quantile = [&](double q) {
+      return distances[static_cast<std::size_t>(q * static_cast<double>(distances.size() - 1))];
+    };
+    const double settled = result.settled_games;
+    md << "\n\n**Stand-offs.** " << result.settled_games << " games (" << pct(settled / n, 1)
+       << ") were still running after " << options.settle_plies
+       << " plies: optimal play stands off, neither side closing in, and these games were "
+          "settled at the exact value of the position reached (on average "
+       << pct(result.settled_value / settled, 2)
+       << " for David). Optimal play is a martingale of the exact value, so settling leaves "
+          "the expected score as it is and spares the simulation the rest of the stand-off; "
+          "God decisions after the stop are not in the tables below. Where the settled games "
+          "stood: the figures "
+       << num(quantile(0.5), 1) << " cm apart edge to edge (median; quartiles "
+       << num(quantile(0.25), 1) << " and " << num(quantile(0.75), 1) << " cm), God still "
+       << "available in " << pct(result.settled_with_god / settled, 0)
+       << ", David holding a stone in " << pct(result.settled_david_has_stone / settled, 0)
+       << ", Goliath with his shield in " << pct(result.settled_with_shield / settled, 0)
+       << " and his javelin in " << pct(result.settled_with_javelin / settled, 0)
+       << " (`--settle-plies 0` plays every game to its end).";
+  }
+  if (result.cut_games > 0) {
+    md << " " << result.cut_games << " games reached the limit of " << options.max_plies
+       << " plies and were stopped (counted as no David win; counted as David wins the score "
+          "would be "
+       << pct(score + result.cut_games / n, 2) << ").";
+  }
+  md << "\n\n";
 }
 
 // The share of games in which God is used, by turn.
@@ -491,6 +543,7 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
                                const std::string& out_dir) {
   if (options.games < 1) throw OptionError("the study needs at least one game");
   if (options.max_plies < 1) throw OptionError("the study's ply limit must be positive");
+  if (options.settle_plies < 0) throw OptionError("the study's settling point cannot be negative");
   const DuelGame& game = solution.game();
   if (!game.rules().god_enabled)
     throw RulesError("the God study needs rules with god_enabled true");
@@ -501,7 +554,8 @@ GodStudyResult write_god_study(const DuelSolution& solution, const GodStudyOptio
 
   // 1. Optimal-versus-optimal games, and their God decisions.
   GodStudyResult result;
-  DecisionTally tally = tally_games(play_optimal_games(solution, options, arena, log), result);
+  DecisionTally tally =
+      tally_games(game, play_optimal_games(solution, options, arena, log), result);
   const double n = options.games;
 
   // 2. The figures: heat maps of the exact values, and when God is used.

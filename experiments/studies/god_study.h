@@ -22,6 +22,14 @@ struct GodStudyOptions {
   // mean is 66,000 plies and the longest of 1,500 games 4.3 million; a limit of 100,000 took
   // 2.3 points off David's simulated win rate there (docs/solver.md).
   std::int64_t max_plies = 20'000'000;
+  // A game still running after this many plies is settled: stopped at its next decision and
+  // scored at that position's exact value (David's optimal win probability there) instead of
+  // 0 or 1.  Under optimal play the exact value is a martingale, so settled games leave the
+  // expected win rate unchanged and only lower its variance; what settling loses is the God
+  // decisions after the stop, which the report counts.  0 plays every game to its end (or to
+  // max_plies).  On the default board optimal play stands off for tens of thousands of plies;
+  // on the 3 cm lattice no game of 100,000 lasted 5,000.
+  std::int64_t settle_plies = 5'000;
   std::vector<std::string> agents = {"solver", "heuristic", "mcts:iterations=1000", "random"};
   std::uint64_t seed = 1;
   int threads = 2;
@@ -43,7 +51,14 @@ struct RollStudy {
 struct GodStudyResult {
   int games = 0;
   int david_wins = 0;
-  int cut_games = 0;      // games stopped at max_plies (neither side had won)
+  int cut_games = 0;         // games stopped at max_plies (neither side had won)
+  int settled_games = 0;     // games settled at their exact value after settle_plies
+  double settled_value = 0;  // the sum of those exact values (David's win probability)
+  // Where the settled games stood: the edge-to-edge distance between the figures (cm) and the
+  // layer (God available, Goliath's kit), each settled game counted once.
+  std::vector<double> settled_distance_cm;
+  int settled_with_god = 0, settled_with_shield = 0, settled_with_javelin = 0,
+      settled_david_has_stone = 0;
   double mean_plies = 0;  // of the games that ended (decisions and dice)
   std::int64_t max_plies = 0;
   int god_used_games = 0;

@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "engine/core/io.h"
 #include "engine/core/json_writer.h"
+#include "experiments/analysis/luck.h"
 #include "experiments/tournament/text_format.h"
 
 namespace sling {
@@ -30,7 +32,8 @@ void add_luck(TournamentReport& report, const TournamentConfig& config,
   report.luck_source = luck.source;
   std::vector<double> game_luck(rows.size(), std::nan(""));
   std::map<std::pair<int, int>, std::pair<double, int>> cells;  // adjusted sum, games
-  double sum = 0, sum2 = 0;
+  std::vector<double> lucks;
+  std::vector<std::int64_t> pairs;
   for (std::size_t g = 0; g < rows.size(); ++g) {
     const auto it = luck.by_game.find(rows[g].game_id);
     if (it == luck.by_game.end() || !std::isfinite(it->second)) continue;
@@ -38,8 +41,8 @@ void add_luck(TournamentReport& report, const TournamentConfig& config,
     auto& cell = cells[{rows[g].agent0, rows[g].agent1}];
     cell.first += rated[g].score0 - it->second;
     ++cell.second;
-    sum += it->second;
-    sum2 += it->second * it->second;
+    lucks.push_back(it->second);
+    pairs.push_back(rows[g].pair_id);
     ++report.luck_games;
   }
   for (std::size_t g = 0; g < rows.size(); ++g) {
@@ -49,13 +52,12 @@ void add_luck(TournamentReport& report, const TournamentConfig& config,
     if (mean > 0 && mean < 1) rated[g].score0 -= game_luck[g];
   }
   if (report.luck_games > 0) {
-    const double n = static_cast<double>(report.luck_games);
-    report.mean_luck = sum / n;
-    const double variance =
-        n > 1 ? std::max(0.0, (sum2 - n * report.mean_luck * report.mean_luck) / (n - 1)) : 0;
-    const double half = 1.959963984540054 * std::sqrt(variance / n);
-    report.mean_luck_low = report.mean_luck - half;
-    report.mean_luck_high = report.mean_luck + half;
+    // The two games of a pair share their dice, so side 0's luck in one is close to its luck in
+    // the other: the interval is the pairs', not the games'.
+    const MeanInterval interval = clustered_mean_interval(lucks, pairs);
+    report.mean_luck = interval.mean;
+    report.mean_luck_low = interval.low;
+    report.mean_luck_high = interval.high;
   }
   report.adjusted_fit =
       fit_ratings(config.agents, rated, {.intervals = IntervalMethod::kClustered});

@@ -42,6 +42,7 @@ std::shared_ptr<const DuelSolution> cached_duel_solution_if_present(const DuelGa
 struct RefinementRequest {
   int sweeps = 0;
   double rise_tolerance = 0;
+  bool operator==(const RefinementRequest&) const = default;
 };
 
 // The refined values (refinement.h) of `game`'s lattice from the solution at `coarse_pitch_cm`:
@@ -62,8 +63,10 @@ bool refinement_is_affordable(const DuelGame& game);
 
 // The `strong` lookahead where refinement is affordable: at most 100 rising sweeps a layer,
 // stopping once no value rises by more than 1e-5 (docs/strength.md measures the choice).
+// kStrongRefinement is the same request, for those that look for the values `strong` computed.
 inline constexpr std::string_view kStrongRefinedLookahead =
     "lookahead:refine=100,refine_tolerance=1e-05";
+inline constexpr RefinementRequest kStrongRefinement{100, 1e-5};
 
 // The coarse pitch used when none is asked for: one centimetre coarser than the game's lattice,
 // and at least 3 (on the default 30 cm board pitch 3 solves in about 20 s on 2 cores, pitch 2 in
