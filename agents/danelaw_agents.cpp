@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "agents/danelaw_planner.h"
-#include "solvers/danelaw/value_model.h"
 
 namespace sling {
 
@@ -13,9 +12,11 @@ namespace danelaw_agents {
 
 namespace {
 
+using DanelawValue = GameValue<danelaw::DanelawGame>;
+
 struct PlannerOptions {
   std::array<danelaw::PlannerConfig, 2> config;  // indexed by Side
-  std::string model;                             // a model file; empty: the agent's default model
+  DanelawValue::Options value;                   // the leaf evaluator, as search leaves name it
 };
 
 // The side-specific keys: "english_battle=0" overrides "battle" for the English only.
@@ -53,7 +54,18 @@ PlannerOptions read_planner_options(OptionReader& r) {
   o.config[danelaw::kDanes] = read_planner_config(r, kSidePrefix[danelaw::kDanes], both, "Danes");
   o.config[danelaw::kEnglish] =
       read_planner_config(r, kSidePrefix[danelaw::kEnglish], both, "English");
-  o.model = r.text("model", "", "value model file from `sling train danelaw` (default: embedded)");
+  o.value = DanelawValue::read(r);
+  // `model` was the planner's own name for the file before the planner and search leaves shared
+  // one; saved games name their players by spec, so the old name still reads (and is written back
+  // as value_model).
+  const std::string former =
+      r.text("model", "", "the former name of value_model, read for saved games");
+  if (!former.empty()) {
+    if (!o.value.model.empty()) {
+      throw OptionError("agent 'planner': give value_model or its former name model, not both");
+    }
+    o.value.model = former;
+  }
   return o;
 }
 
@@ -75,32 +87,30 @@ void write_planner_config(std::vector<std::string>& items, const std::string& pr
   item("margin", c.margin, b.margin);
 }
 
-// The model a planner scores with: the file its options name, otherwise `fallback` (training's
-// model of the previous iteration), otherwise the embedded one.
-std::shared_ptr<const danelaw::ValueModel> planner_model(
-    const PlannerOptions& options, std::shared_ptr<const danelaw::ValueModel> fallback) {
-  if (!options.model.empty()) {
-    return std::make_shared<const danelaw::ValueModel>(danelaw::ValueModel::load(options.model));
-  }
-  return fallback;  // null: the planner takes the embedded model
-}
-
-class PlannerAgent final : public Agent<danelaw::DanelawGame> {
+class PlannerAgent final : public Agent<danelaw::DanelawGame>,
+                           public UsesGameValue<danelaw::DanelawGame> {
  public:
-  PlannerAgent(const danelaw::DanelawGame& game, const PlannerOptions& options,
-               std::shared_ptr<const danelaw::ValueModel> default_model = nullptr)
+  PlannerAgent(const danelaw::DanelawGame& game, const PlannerOptions& options)
       : game_(game),
         options_(options),
-        planner_(game_, options.config, planner_model(options, std::move(default_model))) {}
+        planner_(game_, options.config, DanelawValue::make(game_, options.value)) {}
   void new_game(std::uint64_t seed) override { planner_.new_game(seed); }
   Action act(const danelaw::State& state) override {
     const danelaw::PlannerChoice choice = planner_.choose(state);
+    // A move the planner did not compare (the rest of a chosen plan, a heuristic move) reports no
+    // analysis at all: a value of 0 would read as a 50 % estimate.
     analysis_ = Analysis{};
-    analysis_.value = choice.value;
-    analysis_.nodes = choice.playouts;
-    for (const auto& o : choice.options)
-      analysis_.actions.push_back({o.action, o.value, o.samples});
+    if (choice.evaluated) {
+      analysis_.value = choice.value;
+      analysis_.nodes = choice.playouts;
+      for (const auto& o : choice.options)
+        analysis_.actions.push_back({o.action, o.value, o.samples});
+    }
     return choice.action;
+  }
+  bool value_named_by_spec() const override { return !options_.value.model.empty(); }
+  void use_value(std::shared_ptr<const Function> value) override {
+    planner_.use_value(std::move(value));
   }
   Analysis last_analysis() const override { return analysis_; }
   std::string spec() const override {
@@ -113,8 +123,7 @@ class PlannerAgent final : public Agent<danelaw::DanelawGame> {
                          &c[danelaw::kDanes]);
     out << "planner:";
     for (std::size_t i = 0; i < items.size(); ++i) out << (i ? "," : "") << items[i];
-    if (!options_.model.empty()) out << ",model=" << options_.model;
-    return out.str();
+    return out.str() + DanelawValue::spec(options_.value);
   }
 
  private:
@@ -124,19 +133,15 @@ class PlannerAgent final : public Agent<danelaw::DanelawGame> {
   Analysis analysis_;
 };
 
-}  // namespace
-
-// A `planner` spec's agent scoring with `default_model` unless the spec names a model file (the
-// registry passes none; training passes the model fitted so far).
-AgentPtr<danelaw::DanelawGame> make_planner_agent(
-    const danelaw::DanelawGame& game, const AgentSpec& spec,
-    std::shared_ptr<const danelaw::ValueModel> default_model) {
+AgentPtr<danelaw::DanelawGame> make_planner_agent(const danelaw::DanelawGame& game,
+                                                  const AgentSpec& spec) {
   OptionReader r(spec);
   const PlannerOptions options = read_planner_options(r);
   r.finish();
-  return std::make_unique<PlannerAgent>(game, options, std::move(default_model));
+  return std::make_unique<PlannerAgent>(game, options);
 }
 
+}  // namespace
 }  // namespace danelaw_agents
 
 void GameAgents<danelaw::DanelawGame>::catalogue(const danelaw::DanelawGame&,
@@ -151,7 +156,7 @@ void GameAgents<danelaw::DanelawGame>::catalogue(const danelaw::DanelawGame&,
 AgentPtr<danelaw::DanelawGame> GameAgents<danelaw::DanelawGame>::make(
     const danelaw::DanelawGame& game, const AgentSpec& spec) {
   if (spec.name != "planner") return nullptr;
-  return danelaw_agents::make_planner_agent(game, spec, nullptr);
+  return danelaw_agents::make_planner_agent(game, spec);
 }
 
 std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw::DanelawGame&) {

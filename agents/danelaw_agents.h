@@ -1,11 +1,11 @@
 #pragma once
 // Danelaw's own agent in the registry: `planner`, the movement-plan search of
-// agents/danelaw_planner.h scored by the learned value model of solvers/danelaw/ (the embedded
-// default, or model=FILE written by `sling train danelaw`).  Its value function for `leaf=value`
-// is in agents/danelaw_value.h.  The agent itself and its options are in
-// agents/danelaw_agents.cpp.
+// agents/danelaw_planner.h scored by danelaw's value function (agents/danelaw_value.h, the one
+// search leaves use: the embedded learned model, or value_model=FILE written by
+// `sling train danelaw`).  The agent itself and its options are in agents/danelaw_agents.cpp; it
+// offers UsesGameValue (agents/game_value.h), through which training hands it the model fitted so
+// far.
 
-#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -14,20 +14,6 @@
 #include "engine/danelaw/danelaw.h"
 
 namespace sling {
-
-namespace danelaw {
-struct ValueModel;
-}  // namespace danelaw
-
-namespace danelaw_agents {
-
-// A `planner` spec's agent scoring with `default_model` unless the spec names a model file (the
-// registry passes none; training passes the model fitted so far).
-AgentPtr<danelaw::DanelawGame> make_planner_agent(
-    const danelaw::DanelawGame& game, const AgentSpec& spec,
-    std::shared_ptr<const danelaw::ValueModel> default_model);
-
-}  // namespace danelaw_agents
 
 template <>
 struct GameAgents<danelaw::DanelawGame> {

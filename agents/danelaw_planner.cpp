@@ -27,12 +27,18 @@ struct Candidate {
 }  // namespace
 
 Planner::Planner(const DanelawGame& game, const PlannerConfig& config,
-                 std::shared_ptr<const ValueModel> model)
-    : Planner(game, std::array<PlannerConfig, 2>{config, config}, std::move(model)) {}
+                 std::shared_ptr<const PositionValue> value)
+    : Planner(game, std::array<PlannerConfig, 2>{config, config}, std::move(value)) {}
 
 Planner::Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side,
-                 std::shared_ptr<const ValueModel> model)
-    : game_(game), config_(per_side), model_(model ? std::move(model) : shared_embedded_model()) {}
+                 std::shared_ptr<const PositionValue> value)
+    : game_(game), config_(per_side) {
+  use_value(std::move(value));
+}
+
+void Planner::use_value(std::shared_ptr<const PositionValue> value) {
+  value_ = value ? std::move(value) : std::make_shared<const ModelValue>(game_);
+}
 
 void Planner::new_game(std::uint64_t seed) {
   rng_ = Rng(seed, 0x706c616e);
@@ -52,7 +58,7 @@ double Planner::finish_half_turn(State s, Side side, Rng rng) const {
       game_.apply_unchecked(s, game_.heuristic_action(s, rng));
     }
   }
-  const double danes = model_value(*model_, game_, s);
+  const double danes = (*value_)(s);
   return side == kDanes ? danes : -danes;
 }
 
@@ -70,7 +76,6 @@ PlannerChoice Planner::choose(const State& s) {
   if (plan_next_ < plan_states_.size() && plan_states_[plan_next_] == s) {
     PlannerChoice choice;
     choice.action = plan_actions_[plan_next_++];
-    choice.options.push_back({choice.action, 0.0, 0});
     return choice;
   }
   plan_states_.clear();
@@ -88,7 +93,6 @@ PlannerChoice Planner::heuristic_choice(const State& s) {
   PlannerChoice choice;
   Rng rng = rng_.derive(decisions_);
   choice.action = game_.heuristic_action(s, rng);
-  choice.options.push_back({choice.action, 0.0, 0});
   return choice;
 }
 
@@ -165,6 +169,7 @@ PlannerChoice Planner::plan_movement(const State& s) {
   Candidate& best = candidates[order[0]];
   PlannerChoice choice;
   choice.action = best.actions[0];
+  choice.evaluated = true;
   choice.value = best.mean();
   choice.playouts = playouts;
   for (int i : order) {
@@ -184,7 +189,6 @@ PlannerChoice Planner::compare_actions(const State& s) {
   const Rng base = rng_.derive(decisions_);
   if (legal.size() == 1) {
     choice.action = legal[0];
-    choice.options.push_back({legal[0], 0.0, 0});
     return choice;
   }
   const Side side = static_cast<Side>(game_.current_player(s));
@@ -202,6 +206,7 @@ PlannerChoice Planner::compare_actions(const State& s) {
   std::stable_sort(choice.options.begin(), choice.options.end(),
                    [](const auto& x, const auto& y) { return x.value > y.value; });
   choice.action = choice.options[0].action;
+  choice.evaluated = true;
   choice.value = choice.options[0].value;
   return choice;
 }

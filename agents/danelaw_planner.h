@@ -7,7 +7,8 @@
 // own plan, then plans where some moves are replaced at random by other armies or by candidate
 // destinations: towns, hexes next to the enemy, the best steps along the distance field), plays
 // each one's battles out to the end of the half-turn with the heuristic and the dice, scores the
-// position the opponent then faces with the learned value model, and keeps the best.  The plans
+// position the opponent then faces with a leaf evaluator (solvers/danelaw/model_value.h: the
+// learned value model unless told otherwise), and keeps the best.  The plans
 // compete by successive halving: every plan gets a few playouts, the better half gets more, and
 // so on, so the budget concentrates where the choice is close.  Battle decisions (which target,
 // who rolls, roll again, advance, rout steps) are chosen the same way among the legal actions.
@@ -15,8 +16,9 @@
 // Deterministic: every draw comes from the seed given to new_game and the decision's position in
 // the game.
 //
-// Danelaw's AI sits beside the duel's: this search here in agents/, the value model it scores with
-// in solvers/danelaw/, the agent (`planner`) in agents/danelaw_agents.h.
+// Danelaw's AI sits beside the duel's: this search here in agents/, the evaluators it scores with
+// in solvers/danelaw/ (chosen through GameValue<DanelawGame>, agents/danelaw_value.h, as search
+// leaves choose theirs), the agent (`planner`) in agents/danelaw_agents.h.
 
 #include <array>
 #include <cstdint>
@@ -27,7 +29,7 @@
 
 namespace sling::danelaw {
 
-struct ValueModel;
+class PositionValue;
 
 struct PlannerConfig {
   int plans = 32;          // movement plans sampled per half-turn
@@ -41,7 +43,10 @@ struct PlannerConfig {
 
 struct PlannerChoice {
   Action action = kInvalidAction;
-  double value = 0;  // for the side to move, in [-1, 1]
+  // Whether the planner compared anything: false for the next move of a plan already chosen, a
+  // heuristic move and a sole legal action, which carry no value and no options.
+  bool evaluated = false;
+  double value = 0;  // for the side to move, in [-1, 1], when evaluated
   struct Option {
     Action action;
     double value;
@@ -55,13 +60,15 @@ class Planner {
  public:
   // The same settings for both sides, or one per side (indexed by Side): the value model and the
   // heuristic are not equally good for the Danes and the English, so each side has its own.
-  // Positions are scored by `model` (the embedded one when null).
+  // Positions are scored by `value` (the embedded model when null).
   Planner(const DanelawGame& game, const PlannerConfig& config,
-          std::shared_ptr<const ValueModel> model = nullptr);
+          std::shared_ptr<const PositionValue> value = nullptr);
   Planner(const DanelawGame& game, const std::array<PlannerConfig, 2>& per_side,
-          std::shared_ptr<const ValueModel> model = nullptr);
+          std::shared_ptr<const PositionValue> value = nullptr);
 
   const PlannerConfig& config(Side side) const { return config_[side]; }
+  // Scores with `value` from now on (the embedded model when null).
+  void use_value(std::shared_ptr<const PositionValue> value);
   void new_game(std::uint64_t seed);
   // The planner's decision at `s` (a decision node).
   PlannerChoice choose(const State& s);
@@ -71,13 +78,13 @@ class Planner {
   PlannerChoice compare_actions(const State& s);
   PlannerChoice heuristic_choice(const State& s);
   // Plays from `s` to the end of the current half-turn (heuristic decisions, `rng` dice) and
-  // returns the value for `side` by the model.
+  // returns the value for `side` by the leaf evaluator.
   double finish_half_turn(State s, Side side, Rng rng) const;
   Action sampled_move(const State& s, Rng& rng, double noise) const;
 
   const DanelawGame& game_;
   std::array<PlannerConfig, 2> config_;
-  std::shared_ptr<const ValueModel> model_;
+  std::shared_ptr<const PositionValue> value_;
   Rng rng_;
   std::uint64_t decisions_ = 0;
   // The plan being played: the states it expects and the actions it takes there.

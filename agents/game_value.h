@@ -24,4 +24,19 @@ struct GameValue {
   static std::shared_ptr<const Function> make(const G&, const Options&) { return nullptr; }
 };
 
+// What an agent that scores positions with its game's value function offers besides Agent<G>
+// (danelaw's planner): a way to hand it another function after it is built.  Training finds the
+// agents to give the function fitted so far by this interface, not by their names, so any agent
+// that scores with the value function learns from it.
+template <Game G>
+class UsesGameValue {
+ public:
+  using Function = typename GameValue<G>::Function;
+  virtual ~UsesGameValue() = default;
+  // Whether the agent's spec named its own value function (a model file), which then stands.
+  virtual bool value_named_by_spec() const = 0;
+  // Scores with `value` from now on (not null).
+  virtual void use_value(std::shared_ptr<const Function> value) = 0;
+};
+
 }  // namespace sling

@@ -55,6 +55,10 @@ struct MatchOptions {
   bool luck = false;  // also score each game adjusted for the luck of its dice (docs/analysis.md)
   // Called after each finished game, one call at a time (long matches report as they go).
   std::function<void(const MatchProgress&)> progress;
+  // Called with each finished game, its index and its whole result (the record's history
+  // included), on the thread that played it (on rank 0 under MPI), so possibly on several threads
+  // at once: it should write only to that game's own slot.  Self-play training learns from these.
+  std::function<void(int index, const GameResult& played)> on_game;
   // Asked before each game: once it answers true the games not yet started are skipped and the
   // result is incomplete (Python stops a match at its agent's first exception, then raises it).
   std::function<bool()> stop;
@@ -195,10 +199,11 @@ void play_on_ranks(const G& game, const std::array<std::string, 2>& specs,
           if (luck != nullptr) {
             outcomes[static_cast<std::size_t>(index)].luck = luck->luck(played.record);
           }
+          played.record.agents = {specs[0], specs[1]};
           if (!options.record_dir.empty()) {
-            played.record.agents = {specs[0], specs[1]};
             save_match_record(options.record_dir, static_cast<int>(index), played.record);
           }
+          if (options.on_game) options.on_game(static_cast<int>(index), played);
           counter.finished(played.winner);
         },
         mpi::StopNote{"match: stopped by a signal (an MPI rank died or the job was cancelled)\n",
@@ -277,6 +282,7 @@ MatchResult run_match(const G& game, const std::array<std::string, 2>& specs,
         if (!options.record_dir.empty()) {
           match_detail::save_match_record(options.record_dir, index, played.record);
         }
+        if (options.on_game) options.on_game(index, played);
         counter.finished(played.winner);
       });
     });

@@ -53,7 +53,11 @@ py::dict analysis_dict(const G& game, const std::optional<typename G::State>& st
     actions.append(entry);
   }
   py::dict out;
-  out["value"] = analysis.value;
+  // An agent that compared nothing for its move (a rule-of-thumb move, the rest of a plan) has no
+  // value to give, and says so: None, not a 0.0 that reads as an even game (as the protocol omits
+  // its win_probability).
+  const bool analysed = !analysis.actions.empty() || analysis.nodes > 0 || analysis.exact;
+  out["value"] = analysed ? py::object(py::float_(analysis.value)) : py::object(py::none());
   out["actions"] = actions;
   out["nodes"] = analysis.nodes;
   out["exact"] = analysis.exact;

@@ -10,7 +10,7 @@
 
 #include "agents/registry.h"
 #include "experiments/play_game.h"
-#include "experiments/training/danelaw_training.h"
+#include "experiments/training/danelaw_linear_fit.h"
 
 namespace sling::danelaw {
 

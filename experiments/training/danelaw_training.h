@@ -1,11 +1,13 @@
 #pragma once
-// Fitting danelaw's value model from self-play (`sling train danelaw`).
+// Fitting danelaw's value model from self-play (`sling train danelaw`), in three steps an
+// iteration: self-play (danelaw_self_play.h) writes labelled positions (danelaw_training_data.h),
+// a fitter learns an evaluator from all the positions so far (ValueFitter; the logistic model of
+// danelaw_linear_fit.h for `sling train`), and the next iteration's self-play scores with it.
 //
-// Iteration 0 plays the heuristic against itself; each later iteration plays the planner, scoring
-// with the model fitted so far, against itself.  Every game contributes the positions at the start
-// of each half-turn (the positions the planner scores), labelled with the game's result.  After
-// each iteration a logistic regression (Newton's method with a small L2 penalty) is fitted on all
-// positions so far, holding out every fifth game to measure log loss and calibration.
+// Iteration 0 plays the heuristic against itself; each later iteration plays the given agent,
+// scoring with the evaluator fitted so far, against itself.  Every game contributes the positions
+// at the start of each half-turn (the positions the planner scores), labelled with the game's
+// result; every fifth game is held out to measure log loss and calibration.
 
 #include <cstdint>
 #include <functional>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
+#include "experiments/training/danelaw_linear_fit.h"
+#include "experiments/training/danelaw_training_data.h"
 #include "solvers/danelaw/value_model.h"
 
 namespace sling::danelaw {
@@ -22,7 +26,8 @@ struct TrainingOptions {
   int iterations = 2;  // 1 = heuristic self-play only
   std::uint64_t seed = 1;
   int threads = 0;  // 0 = every core
-  // The agent of iterations 1 and later; it scores with the model of the previous iteration.
+  // The agent of iterations 1 and later; it scores with the evaluator of the previous iteration
+  // when it scores with the game's value function at all (UsesGameValue, agents/game_value.h).
   std::string planner = "planner:plans=8,samples=2,battle=2";
   // Also play rule variants where the Danes win more often (+10 Danes; 11 towns needed), a game
   // in three each.  Default-rules games alone hold few Danish wins to learn from; the features
@@ -32,26 +37,20 @@ struct TrainingOptions {
   double l2 = 1e-3;     // penalty per position on every weight but the bias
 };
 
-// One labelled position.
-struct Sample {
-  Features features;
-  bool danes_won = false;
-  bool held_out = false;
+// How the last fit measures on the held-out positions.
+struct TrainingSummary {
+  int games = 0;
+  int positions = 0;
+  double log_loss = 0;
+  std::vector<CalibrationBin> calibration;
 };
 
-// Positions at the start of each half-turn of one game, replayed from its history.
-void collect_samples(const DanelawGame& game, const std::vector<Action>& history, bool danes_won,
-                     bool held_out, std::vector<Sample>& out);
+// The self-play and fits of `options` with any fitter; `progress` receives one line per iteration.
+TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& options,
+                            ValueFitter& fitter,
+                            const std::function<void(const std::string&)>& progress);
 
-// Logistic regression on the samples that are not held out.
-std::vector<double> fit_logistic(const std::vector<Sample>& samples, double l2);
-
-// Mean log loss and calibration (ten bands of predicted probability) on the held-out samples.
-double held_out_log_loss(const ValueModel& model, const std::vector<Sample>& samples);
-std::vector<CalibrationBin> calibration(const ValueModel& model, const std::vector<Sample>& samples,
-                                        int bins = 10);
-
-// Plays and fits; `progress` receives one line per stage.
+// train_value with the linear fitter: the model, with the command and seed that produced it.
 ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& options,
                              const std::function<void(const std::string&)>& progress);
 

@@ -318,7 +318,9 @@ class WebGame final : public WebSession {
         hinter_->new_game(hash_combine(table_.seed(), ply));
         const Action best = hinter_->act(state);
         analysis = hinter_->last_analysis();
-        if (analysis.actions.empty()) analysis.actions.push_back({best, 0, 0});
+        // An agent that compared nothing here (a rule-of-thumb move) gives its move alone.
+        result.estimated = !analysis.actions.empty();
+        if (!result.estimated) analysis.actions.push_back({best, 0, 0});
         result.source = hinter_->spec();
         result.name = "strong";  // the strongest analysis: the strong preset (or the exact solver)
       }

@@ -37,6 +37,9 @@ struct HintResult {
   std::size_t ply = 0;
   std::string source, name, error;  // the agent's spec and its short name
   bool exact = false;
+  // False when the hinting agent compared nothing (a rule-of-thumb move, a sole legal action): the
+  // hint is its move alone, with no win chances (null in the JSON, not a made-up 50 %).
+  bool estimated = true;
   double win = 0;
   std::vector<MoveChoice> actions;
 };
@@ -56,11 +59,18 @@ inline void write_option_fields(JsonWriter& out, Action action, std::string_view
 }
 
 inline void write_choices(JsonWriter& out, const std::vector<MoveChoice>& choices,
-                          Action best = kInvalidAction) {
+                          Action best = kInvalidAction, bool estimated = true) {
   out.StartArray();
   for (const MoveChoice& c : choices) {
     out.StartObject();
-    write_option_fields(out, c.action, c.label, c.win);
+    if (estimated) {
+      write_option_fields(out, c.action, c.label, c.win);
+    } else {
+      write_field(out, "code", c.action);
+      write_field(out, "label", c.label);
+      write_key(out, "win");
+      out.Null();
+    }
     write_field(out, "visits", c.visits);
     write_field(out, "best", c.action == best);
     out.EndObject();
@@ -102,10 +112,17 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
   write_field(out, "source_name", hint->name);
   write_field(out, "error", hint->error);
   write_field(out, "exact", hint->exact);
-  write_field(out, "win", page_win(hint->win));
+  write_field(out, "estimated", hint->estimated);
+  write_key(out, "win");
+  if (hint->estimated) {
+    out.Double(page_win(hint->win));
+  } else {
+    out.Null();
+  }
   write_key(out, "actions");
   write_choices(out, hint->actions,
-                hint->actions.empty() ? kInvalidAction : hint->actions.front().action);
+                hint->actions.empty() ? kInvalidAction : hint->actions.front().action,
+                hint->estimated);
   out.EndObject();
 }
 

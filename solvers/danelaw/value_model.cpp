@@ -13,6 +13,7 @@
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
 #include "engine/core/json_writer.h"
+#include "engine/core/keyed_cache.h"
 #include "engine/danelaw/danelaw.h"
 
 namespace sling::danelaw {
@@ -159,6 +160,14 @@ std::int64_t integer(const rapidjson::Value& object, const char* key, const std:
   return v.GetInt64();
 }
 
+// A seed spans every 64-bit value (`--seed` takes any): above 2^63 - 1 it is no int64.
+std::uint64_t seed_field(const rapidjson::Value& object, const char* key,
+                         const std::string& origin) {
+  const rapidjson::Value& v = member(object, key, origin);
+  if (!v.IsUint64()) fail(origin, std::string("'") + key + "' is not a 64-bit unsigned integer");
+  return v.GetUint64();
+}
+
 }  // namespace
 
 std::string ValueModel::to_json() const {
@@ -228,7 +237,7 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
   const rapidjson::Value& command = member(training, "command", origin);
   if (!command.IsString()) fail(origin, "'command' is not a string");
   model.command = command.GetString();
-  model.seed = static_cast<std::uint64_t>(integer(training, "seed", origin));
+  model.seed = seed_field(training, "seed", origin);
   model.games = static_cast<int>(integer(training, "games", origin));
   model.iterations = static_cast<int>(integer(training, "iterations", origin));
   model.states = static_cast<int>(integer(training, "states", origin));
@@ -246,6 +255,17 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
 
 ValueModel ValueModel::load(const std::string& path) {
   return from_json(read_file(path), "'" + path + "'");
+}
+
+namespace {
+
+// A model is small (a few hundred bytes); a handful covers a tournament of several trained models.
+KeyedCache<ValueModel> held_models(8);
+
+}  // namespace
+
+std::shared_ptr<const ValueModel> ValueModel::shared(const std::string& path) {
+  return held_models.get(file_content_key(path), [&] { return load(path); });
 }
 
 const ValueModel& ValueModel::embedded() {

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,10 @@ struct ValueModel {
   // Throws FileFormatError with a one-line message naming `origin` (a path or "embedded").
   static ValueModel from_json(std::string_view text, const std::string& origin);
   static ValueModel load(const std::string& path);
+  // The model file at `path` through the process's one cache of loaded tables
+  // (engine/core/keyed_cache.h, keyed by the file's content): every agent and leaf that names the
+  // same file shares one copy, and a rewritten file is read again.
+  static std::shared_ptr<const ValueModel> shared(const std::string& path);
   // The default model compiled into the binary.
   static const ValueModel& embedded();
 };

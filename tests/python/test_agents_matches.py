@@ -45,6 +45,17 @@ class AgentTest(unittest.TestCase):
         self.assertEqual(solver.act(state), sling.pig.solve(100).best_action(state))
         self.assertTrue(solver.analysis()["exact"])
 
+    def test_a_move_compared_with_nothing_has_no_value(self):
+        # Danelaw's planner places its armies by the rule of thumb: no value, not an even 0.0.
+        game = sling.Game("danelaw")
+        state = game.new_initial_state()
+        agent = sling.Agent(game, "planner:plans=2,samples=1,battle=0", seed=1)
+        agent.act(state)
+        analysis = agent.analysis()
+        self.assertIsNone(analysis["value"])
+        self.assertEqual(analysis["actions"], [])
+        self.assertEqual(analysis["nodes"], 0)
+
     def test_bad_spec_raises_the_cli_message(self):
         game = sling.Game("pig")
         for spec in ("mcts:iterations=abc", "nonsense", "mcts:nope=1"):

@@ -256,6 +256,11 @@ function renderHint(s) {
   source.className = 'source';
   source.title = hint.source;
   source.textContent = hint.source_name || agentName(s.game, hint.source);
+  if (hint.estimated === false) {  // the agent compared nothing here: its move, no win chances
+    head.append('Hint (', source, '): play ' + (hint.actions.length ? hint.actions[0].label : '?'));
+    box.appendChild(head);
+    return;
+  }
   head.append('Hint (', source, '): ' + (hint.exact ? 'exact' : 'estimated') + ' win chance ' + percent(hint.win));
   box.appendChild(head);
   const table = document.createElement('table');

@@ -1,0 +1,155 @@
+#include "experiments/training/danelaw_linear_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "engine/core/errors.h"
+#include "engine/core/game.h"
+
+namespace sling::danelaw {
+
+void collect_samples(const DanelawGame& game, const std::vector<Action>& history, bool danes_won,
+                     bool held_out, std::vector<Sample>& out) {
+  State s = game.initial_state();
+  for (Action a : history) {
+    if (s.phase == Phase::kMovementDice) {
+      out.push_back({extract_features(game, s), danes_won, held_out});
+    }
+    apply_any(game, s, a);
+  }
+}
+
+namespace {
+
+double sigmoid(double z) {
+  return 1.0 / (1.0 + std::exp(-std::clamp(z, -40.0, 40.0)));
+}
+
+double dot(const std::vector<double>& w, const Features& f) {
+  double z = 0;
+  for (int i = 0; i < kFeatureCount; ++i) z += w[i] * f[i];
+  return z;
+}
+
+// Solves the symmetric positive definite system a x = b (Cholesky); a is n x n row-major.
+std::vector<double> solve_spd(std::vector<double> a, std::vector<double> b) {
+  const int n = static_cast<int>(b.size());
+  for (int j = 0; j < n; ++j) {
+    double d = a[j * n + j];
+    for (int k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
+    d = std::sqrt(std::max(d, 1e-12));
+    a[j * n + j] = d;
+    for (int i = j + 1; i < n; ++i) {
+      double v = a[i * n + j];
+      for (int k = 0; k < j; ++k) v -= a[i * n + k] * a[j * n + k];
+      a[i * n + j] = v / d;
+    }
+  }
+  for (int i = 0; i < n; ++i) {  // forward: L y = b
+    for (int k = 0; k < i; ++k) b[i] -= a[i * n + k] * b[k];
+    b[i] /= a[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {  // backward: L^T x = y
+    for (int k = i + 1; k < n; ++k) b[i] -= a[k * n + i] * b[k];
+    b[i] /= a[i * n + i];
+  }
+  return b;
+}
+
+}  // namespace
+
+std::vector<double> fit_logistic(const std::vector<Sample>& samples, double l2) {
+  constexpr int n = kFeatureCount;
+  std::vector<double> w(n, 0.0);
+  std::size_t count = 0;
+  for (const Sample& s : samples) count += !s.held_out;
+  if (count == 0) throw SlingError("danelaw training: no positions to fit");
+  const double penalty = l2 * static_cast<double>(count);
+  for (int iteration = 0; iteration < 50; ++iteration) {
+    std::vector<double> gradient(n, 0.0), hessian(n * n, 0.0);
+    for (const Sample& s : samples) {
+      if (s.held_out) continue;
+      const double p = sigmoid(dot(w, s.features));
+      const double r = p - (s.danes_won ? 1.0 : 0.0);
+      const double h = std::max(p * (1 - p), 1e-9);
+      for (int i = 0; i < n; ++i) {
+        gradient[i] += r * s.features[i];
+        for (int j = 0; j <= i; ++j) hessian[i * n + j] += h * s.features[i] * s.features[j];
+      }
+    }
+    for (int i = 1; i < n; ++i) {  // the bias is not penalised
+      gradient[i] += penalty * w[i];
+      hessian[i * n + i] += penalty;
+    }
+    hessian[0] += 1e-9 * static_cast<double>(count);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < i; ++j) hessian[j * n + i] = hessian[i * n + j];
+    }
+    const std::vector<double> step = solve_spd(hessian, gradient);
+    double largest = 0;
+    for (int i = 0; i < n; ++i) {
+      w[i] -= step[i];
+      largest = std::max(largest, std::abs(step[i]));
+    }
+    if (largest < 1e-8) break;
+  }
+  return w;
+}
+
+double held_out_log_loss(const ValueModel& model, const std::vector<Sample>& samples) {
+  double loss = 0;
+  int count = 0;
+  for (const Sample& s : samples) {
+    if (!s.held_out) continue;
+    const double p = std::clamp(model.probability(s.features), 1e-12, 1 - 1e-12);
+    loss -= std::log(s.danes_won ? p : 1 - p);
+    ++count;
+  }
+  return count ? loss / count : 0.0;
+}
+
+std::vector<CalibrationBin> calibration(const ValueModel& model, const std::vector<Sample>& samples,
+                                        int bins) {
+  std::vector<CalibrationBin> out(static_cast<std::size_t>(bins));
+  for (int b = 0; b < bins; ++b) {
+    out[b].low = static_cast<double>(b) / bins;
+    out[b].high = static_cast<double>(b + 1) / bins;
+  }
+  for (const Sample& s : samples) {
+    if (!s.held_out) continue;
+    const double p = model.probability(s.features);
+    const int b = std::min(bins - 1, static_cast<int>(p * bins));
+    out[b].predicted += p;
+    out[b].observed += s.danes_won;
+    ++out[b].count;
+  }
+  for (CalibrationBin& b : out) {
+    if (b.count) {
+      b.predicted /= b.count;
+      b.observed /= b.count;
+    }
+  }
+  return out;
+}
+
+LinearValueFitter::LinearValueFitter(double l2, const ValueModel& start)
+    : l2_(l2), model_(std::make_shared<const ValueModel>(start)) {}
+
+void LinearValueFitter::fit(const TrainingData& data) {
+  for (std::size_t i = samples_.size(); i < data.positions.size(); ++i) {
+    const TrainingPosition& p = data.positions[i];
+    samples_.push_back(
+        {extract_features(data.variants[static_cast<std::size_t>(p.variant)], p.state), p.danes_won,
+         p.held_out});
+  }
+  ValueModel fitted;
+  fitted.weights = fit_logistic(samples_, l2_);
+  model_ = std::make_shared<const ValueModel>(std::move(fitted));
+}
+
+std::shared_ptr<const PositionValue> LinearValueFitter::value(const DanelawGame& game) const {
+  return std::make_shared<const ModelValue>(game, model_);
+}
+
+}  // namespace sling::danelaw

@@ -1,0 +1,55 @@
+#pragma once
+// What danelaw's value learning passes between its steps (experiments/training/): self-play
+// (danelaw_self_play.h) writes labelled positions, a fitter (ValueFitter: the logistic model of
+// danelaw_linear_fit.h, or another) learns an evaluator from them, and the next self-play scores
+// with that evaluator.  Positions are kept as states, not as one learner's input, so that each
+// fitter reads them its own way: the linear model through its features, a network through the
+// planes of engine/danelaw/encoding.h.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/danelaw/danelaw.h"
+#include "solvers/danelaw/model_value.h"
+#include "solvers/danelaw/value_model.h"
+
+namespace sling::danelaw {
+
+// A position at the start of a half-turn (the positions the planner scores), labelled with the
+// result of the game it came from.
+struct TrainingPosition {
+  int variant = 0;  // which of TrainingData::variants the game was played under
+  State state;
+  bool danes_won = false;
+  bool held_out = false;  // kept out of the fit, to measure it
+};
+
+struct TrainingData {
+  std::vector<DanelawGame> variants;  // the rules played (the first is the game trained for)
+  std::vector<TrainingPosition> positions;
+  int games = 0;
+};
+
+// Appends the positions at the start of each half-turn of one game, replayed from its history.
+void collect_positions(const DanelawGame& game, int variant, const std::vector<Action>& history,
+                       bool danes_won, bool held_out, std::vector<TrainingPosition>& out);
+
+// A way to learn an evaluator from labelled positions.
+class ValueFitter {
+ public:
+  virtual ~ValueFitter() = default;
+  // Fits on the data's positions that are not held out (all of them so far: the data only grows
+  // between calls), replacing the previous fit.
+  virtual void fit(const TrainingData& data) = 0;
+  // The evaluator of the last fit (before any, the one to start from) for positions of `game`.
+  virtual std::shared_ptr<const PositionValue> value(const DanelawGame& game) const = 0;
+};
+
+// The fitter's evaluator on the held-out positions: mean log loss of its P(Danes win), and
+// predicted against observed in `bins` bands of prediction.
+double held_out_log_loss(const ValueFitter& fitter, const TrainingData& data);
+std::vector<CalibrationBin> held_out_calibration(const ValueFitter& fitter,
+                                                 const TrainingData& data, int bins = 10);
+
+}  // namespace sling::danelaw
