@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/core/game.h"
@@ -38,7 +39,12 @@ struct HintResult {
   std::string source, name, error;  // the agent's spec and its short name
   bool exact = false;
   double win = 0;
-  std::vector<MoveChoice> actions;
+  std::string count_word;           // what each action's visits count, or "" (play/hint.h)
+  std::vector<MoveChoice> actions;  // best first, equal moves merged
+  std::vector<int> merged;          // how many equal moves each action stands for
+  // Where each action is on the board (the duel's destination in cm, a danelaw hex in the map's
+  // coordinates), for the page to draw the hint there.
+  std::vector<std::optional<std::pair<double, double>>> places;
 };
 
 // A win chance as every part of the state's JSON gives it: rounded to three decimals.
@@ -103,9 +109,23 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
   write_field(out, "error", hint->error);
   write_field(out, "exact", hint->exact);
   write_field(out, "win", page_win(hint->win));
+  write_field(out, "count_word", hint->count_word);
   write_key(out, "actions");
-  write_choices(out, hint->actions,
-                hint->actions.empty() ? kInvalidAction : hint->actions.front().action);
+  out.StartArray();
+  for (std::size_t i = 0; i < hint->actions.size(); ++i) {
+    const MoveChoice& c = hint->actions[i];
+    out.StartObject();
+    write_option_fields(out, c.action, c.label, c.win);
+    write_field(out, "visits", c.visits);
+    write_field(out, "best", i == 0);
+    if (i < hint->merged.size()) write_field(out, "merged", hint->merged[i]);
+    if (i < hint->places.size() && hint->places[i]) {
+      write_field(out, "x", std::round(hint->places[i]->first * 1000) / 1000);
+      write_field(out, "y", std::round(hint->places[i]->second * 1000) / 1000);
+    }
+    out.EndObject();
+  }
+  out.EndArray();
   out.EndObject();
 }
 
