@@ -385,7 +385,7 @@ def play_duel(page, out, opponent):
     if names != ["you", opponent]:
         fail("the players are shown as %s, not ['you', '%s']" % (names, opponent))
     # God's question by the terminal's rule: the initiative is accepted for David, unasked.
-    if state["board"]["god_prompt"] or state["log"][1]["text"] != "David: accept":
+    if state["board"]["god_prompt"] or not state["log"][1].get("automatic"):
         fail("God's question came after the initiative")
     god_used = stakes_seen = trails_seen = False
     clicked_destination = False
@@ -404,9 +404,9 @@ def play_duel(page, out, opponent):
                 page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
                           "God's stakes")
                 stakes_seen = True
-            wanted = "reroll" if not god_used else "accept"
+            wanted = "re-roll" if not god_used else "accept"
             button = next(b for b, label in page.buttons("god-actions") if label.startswith(wanted))
-            god_used = god_used or wanted == "reroll"
+            god_used = god_used or wanted == "re-roll"
             page.click(button)
             continue
         if state["point_input"]:

@@ -143,7 +143,7 @@ return cells;
 """
 
 
-def check_tie_flee(page):
+def check_tie_flee(page, out):
     state = load_save(page, TIE_FLEE)
     b = state["board"]
     if b["mover"] != 0 or not state["point_input"]:
@@ -167,7 +167,9 @@ def check_tie_flee(page):
     text = page.js("return document.getElementById('point-text').textContent")
     if "%.1f cm moved" % ghost["move_cm"] not in text:
         fail("the readout '%s' does not say the ghost's %.1f cm" % (text, ghost["move_cm"]))
+    page.screenshot(out, "duel-tie-flee-1280x720.png")
     check_duel_hint(page)
+    page.screenshot(out, "duel-hint-1280x720.png")
     # A flee away from Goliath, half the allowance: the ghost moves there, David's trail follows.
     dx, dy = b["david"]["x"] - b["goliath"]["x"], b["david"]["y"] - b["goliath"]["y"]
     norm = math.hypot(dx, dy) or 1
@@ -234,7 +236,7 @@ def check_replay_trails_and_analysis(page, out):
         fail("the analysis graph's smallest text is %.1f px at 1280x720" % (smallest * scale))
     check_layout(page, "the analysis of the tie-flee replay at 1280x720")
     page.js("document.getElementById('game-analysis').scrollIntoView()")
-    page.screenshot(out, "analysis-1280x720.png")
+    page.screenshot(out, "analysis-duel-1280x720.png")
     print("replay: trails change ply by ply; analysis: %d automatic answers not rated, text %.1f px" %
           (len(automatic_plies), smallest * scale))
 
@@ -328,7 +330,7 @@ def main():
         check_errors_outside_a_game(page, scratch)
         check_start_waits_visibly(page)
         check_load_takes_the_saves_players(page, scratch)
-        check_tie_flee(page)
+        check_tie_flee(page, args.out)
         check_replay_trails_and_analysis(page, args.out)
         check_danelaw_names(page, args.out)
     finally:
