@@ -291,6 +291,22 @@ return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.len
 """
 
 
+# Plays the first legal action for the person until an army is to be chosen (the placements
+# done), waiting for the agent's replies; the page is then reloaded on the game.
+TO_MOVEMENT_JS = r"""
+const id = gameId;
+const get = () => fetch('/api/games/' + id).then((r) => r.json());
+for (let i = 0; i < 400; ++i) {
+  const s = await get();
+  if (s.human_turn && s.actions.some((a) => a.kind === 'army')) return s.ply;
+  if (!s.human_turn) { await new Promise((r) => setTimeout(r, 100)); continue; }
+  await fetch('/api/games/' + id + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
+              body: JSON.stringify({action: s.actions[0].code, ply: s.ply})});
+}
+return -1;
+"""
+
+
 def check_danelaw_names(page, out):
     from web_browser_test import set_viewport
     page.new_game("danelaw", "human", "easy", 3)
@@ -308,6 +324,28 @@ def check_danelaw_names(page, out):
             fail("danelaw's whole map at %dx%d hides %d town names" % (width, height, names["names"] - names["shown"]))
         page.screenshot(out, "danelaw-names-%dx%d.png" % (width, height))
     set_viewport(page, 1280, 720)
+    # The hint of a movement decision (the placements played first, through the page's API):
+    # equal moves merged, its moves numbered on the map as in the list.
+    page.js(TO_MOVEMENT_JS)
+    page.driver.get(page.url + "?game=" + page.js("return gameId"))
+    page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "the game again")
+    page.settle()
+    page.click("hint")
+    page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the danelaw hint")
+    state = page.settle()
+    hint = state["hint"]
+    labels = [a["label"] for a in hint["actions"]]
+    if hint["error"] or len(labels) != len(set(labels)) or sum(a["best"] for a in hint["actions"]) != 1:
+        fail("the danelaw hint repeats a move or marks several best: %s" % labels[:8])
+    rows = page.js("return [...document.querySelectorAll('#hint-box table.hint tr')].map((r) => r.cells[0].textContent)")
+    marks = page.js("return [...document.querySelectorAll('#hint-marks text')].map((t) => t.textContent)")
+    if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
+            not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
+        fail("the danelaw hint's rows %s do not match the numbers on the map %s" % (rows, marks))
+    if "1 visits" in page.js("return document.getElementById('hint-box').textContent"):
+        fail("the danelaw hint counts single looks as visits")
+    page.screenshot(out, "danelaw-hint-1280x720.png")
+    print("danelaw hint: %d moves (%s), %d numbered on the map" % (len(labels), hint["count_word"] or "no counts", len(marks)))
 
 
 TIME_BUDGET_S = 270

@@ -138,8 +138,10 @@ function renderPanel(s) {
   }
   $('point').hidden = !(pendingPoint && s.point_input);
   if (pendingPoint && s.point_input) {
-    $('point-text').textContent = pendingPoint.label.replace(/\s{2,}/g, ' ') + ': ' + pendingPoint.move_cm.toFixed(1) +
-        ' cm moved, ' + pendingPoint.gap_cm.toFixed(1) + ' cm between the bases. ';
+    // The point, then what it does: the label's own gap would repeat the readout's.
+    const where = pendingPoint.label.split(/\s{2,}/)[0];
+    $('point-text').textContent = where + (pendingPoint.move_cm === 0 ? ', where he stands' : '') + ': ' +
+        pendingPoint.move_cm.toFixed(1) + ' cm moved, ' + pendingPoint.gap_cm.toFixed(1) + ' cm between the bases. ';
   }
   $('hint').disabled = !s.human_turn || s.hint_running;
   $('undo').disabled = !s.can_undo;
