@@ -304,3 +304,33 @@ TEST(WebPageState, TheAnalysisGraphEscapesWhatItWrites) {
 
 }  // namespace
 }  // namespace sling::web
+
+namespace sling::web {
+namespace {
+
+TEST(WebPageState, AWatchedStandOffPlaysAtFullSpeedUntilSomethingChanges) {
+  // Two `normal` duel agents at seed 31 repeat the same moves until the turn limit.
+  WebGameConfig config;
+  config.sides = {"normal", "normal"};
+  config.seed = 31;
+  config.ai_delay_ms = 1000;
+  WebGame<DuelGame> page(DuelGame(), config);
+  EXPECT_EQ(page.ai_delay_ms(), 1000) << "a new game is watched at its speed";
+  int decisions = 0, paused = 0;
+  bool standoff_shown = false;
+  while (page.ai_due()) {
+    paused += page.ai_delay_ms() > 0;
+    ++decisions;
+    page.run_ai_step();
+    if (decisions % 500 == 0) standoff_shown |= parse(page.state_json(-1))["standoff"].GetBool();
+  }
+  const rapidjson::Document end = parse(page.state_json(-1));
+  ASSERT_TRUE(end["over"].GetBool());
+  EXPECT_STREQ(end["end_reason"].GetString(), "turn limit");
+  EXPECT_GT(decisions, 2000);
+  EXPECT_LT(paused, decisions / 10) << "the stand-off's repeated positions are not paused on";
+  EXPECT_TRUE(standoff_shown);
+}
+
+}  // namespace
+}  // namespace sling::web

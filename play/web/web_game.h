@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "agents/agent.h"
@@ -95,6 +97,7 @@ class WebGame final : public WebSession {
     if (record) {
       try {
         table_.load(*record);
+        count_positions();
       } catch (const std::exception& e) {
         throw bad_request(e.what());
       }
@@ -144,6 +147,7 @@ class WebGame final : public WebSession {
     write_field(out, "to_move", over ? -1 : player);
     write_field(out, "prompt", !over && player >= 0 ? View::prompt(game(), s) : "");
     write_field(out, "thinking", thinking_ && current);
+    write_field(out, "standoff", standoff_ && current && config_.ai_delay_ms > 0);
     write_field(out, "ai_error", ai_error_);
     const bool human_turn = current && !over && player >= 0 &&
                             !table_.has_agent(static_cast<std::size_t>(player)) && !thinking_;
@@ -219,6 +223,7 @@ class WebGame final : public WebSession {
     std::lock_guard lock(mutex_);
     check_playable();
     if (!table_.undo()) throw conflict("there is no decision of yours to undo");
+    count_positions();
     estimates_.undo_to(table_.ply());
     ai_error_.clear();
     analysis_ = {};
@@ -334,7 +339,10 @@ class WebGame final : public WebSession {
     hint_ = std::move(result);
   }
 
-  int ai_delay_ms() const override { return config_.ai_delay_ms; }
+  // A watched game's pause before each decision, none in a stand-off: a position that has come
+  // back is played at full speed until something new happens (two `normal` duel agents can
+  // repeat the same moves for thousands of plies before the turn limit).
+  int ai_delay_ms() const override { return standoff_ ? 0 : config_.ai_delay_ms; }
 
   bool eval_due() override {
     std::lock_guard lock(mutex_);
@@ -463,12 +471,36 @@ class WebGame final : public WebSession {
 
   State position_at(std::size_t ply) const { return table_.position_at(ply); }
 
-  void apply(Action action) { table_.apply(action); }
+  void apply(Action action) {
+    table_.apply(action);
+    note_position();
+  }
+
+  // Whether the position at the start of this turn has come before (HasRepetition games).
+  void note_position() {
+    if constexpr (HasRepetition<G>) {
+      if (const std::uint64_t key = game().repetition_key(table_.state()); key != 0)
+        standoff_ = !seen_positions_.insert(key).second;
+    }
+  }
+  void count_positions() {
+    seen_positions_.clear();
+    standoff_ = false;
+    if constexpr (HasRepetition<G>) {
+      State s = game().initial_state();
+      for (Action a : table_.history()) {
+        apply_any(game(), s, a);
+        if (const std::uint64_t key = game().repetition_key(s); key != 0)
+          standoff_ = !seen_positions_.insert(key).second;
+      }
+    }
+  }
 
   // Throws every die due now and answers the questions a person is not asked (the duel's God
   // prompt after a roll that went David's way), as the terminal session does.
   void roll_dice() {
     table_.advance_chance([](const State&, Action) {});
+    note_position();
   }
 
   // Nothing to undo in a replay.
@@ -504,6 +536,8 @@ class WebGame final : public WebSession {
   const WebGameConfig config_;
   play::GameTable<G> table_;       // the seed, the history, the dice, the agents, undo and saves
   std::array<bool, 2> persons_{};  // the sides a person plays (or played, in a replay)
+  std::unordered_set<std::uint64_t> seen_positions_;  // repetition keys met so far
+  std::atomic<bool> standoff_ = false;                // the current turn's position has come before
   std::mutex mutex_;
   bool thinking_ = false;
   std::string ai_error_;

@@ -106,7 +106,8 @@ function renderPanel(s) {
   $('result').textContent = s.over ? resultText(s) : '';
   $('result').title = s.over ? s.result : '';
   $('status').textContent = (play ? 'Ply ' : 'Replay: ply ') + s.ply + (play && s.ply === s.plies ? '' : ' of ' + s.plies) +
-                            ', seed ' + s.seed + (s.ai_error ? '. ' + s.ai_error : '');
+                            ', seed ' + s.seed + (s.ai_error ? '. ' + s.ai_error : '') +
+                            (s.standoff ? '. A stand-off: the same positions come back, so the game plays at full speed until something changes.' : '');
   const thinker = s.to_move >= 0 ? s.sides[s.to_move].name : '';
   $('thinking').hidden = !s.thinking && !s.hint_running;
   $('thinking-text').textContent = s.thinking ? thinkingText(thinker) : 'Analysing\u2026';
