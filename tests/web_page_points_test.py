@@ -287,7 +287,12 @@ const map = document.getElementById('danelaw-map').getBoundingClientRect();
 const inView = shown.filter((t, i) => boxes[i].right > map.left && boxes[i].left < map.right &&
                                      boxes[i].bottom > map.top && boxes[i].top < map.bottom);
 const px = inView.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
-return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.length ? Math.min(...px) : 0};
+const letters = [...document.querySelectorAll('#danelaw-map text.army-letter')].filter((t) => {
+  const r = t.getBoundingClientRect();
+  return r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom;
+}).map((t) => t.getBoundingClientRect().height / 1.15);
+return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.length ? Math.min(...px) : 0,
+        letters: letters.length ? Math.min(...letters) : 0};
 """
 
 
@@ -317,9 +322,16 @@ def check_danelaw_names(page, out):
             page.click("map-zoom-in")
         names = page.js(TOWN_NAMES_JS)
         print("danelaw at %dx%d: %s" % (width, height, names))
-        if names["pairs"] or names["smallest"] < 11:
-            fail("danelaw's town names at %dx%d: %d overlapping pairs, smallest %.1f px" %
-                 (width, height, names["pairs"], names["smallest"]))
+        if names["pairs"] or names["smallest"] < 11 or (names["letters"] and names["letters"] < 10.5):
+            fail("danelaw's labels at %dx%d: %d overlapping pairs of names, smallest name %.1f px, army letters %.1f px" %
+                 (width, height, names["pairs"], names["smallest"], names["letters"]))
+        if width == 390:
+            # The hexes to choose take taps of at least 24 px once zoomed in.
+            targets = page.js("return [...document.querySelectorAll('#danelaw-map .hex-choice')].map("
+                              "(g) => Math.min(g.getBoundingClientRect().width, g.getBoundingClientRect().height))")
+            if not targets or min(targets) < 24:
+                fail("danelaw's %d choices at 390x844 zoomed in are tapped on %.1f px" % (len(targets), min(targets or [0])))
+            print("danelaw at 390x844 zoomed in: %d choices, each tapped on at least %.1f px" % (len(targets), min(targets)))
         if width != 390 and names["shown"] < names["names"]:
             fail("danelaw's whole map at %dx%d hides %d town names" % (width, height, names["names"] - names["shown"]))
         page.screenshot(out, "danelaw-names-%dx%d.png" % (width, height))

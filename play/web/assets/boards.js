@@ -323,6 +323,9 @@ function drawDanelaw(container, s) {
     const title = el('title', {}, g);
     title.textContent = a.label + (a.cost !== undefined ? ' (' + a.cost + ' MP)' : '');
     const small = a.kind === 'place';  // hundreds of sea hexes: small marks
+    // The whole hex takes the tap, whatever the mark's size: 30 units, 24 px from about 0.8 px a
+    // unit (a phone's map zoomed in twice).  Neighbouring hexes' areas do not overlap.
+    el('circle', { cx: a.x, cy: a.y, r: 15, fill: 'transparent', class: 'hex-target' }, g);
     el('circle', { cx: a.x, cy: a.y, r: small ? 5 : 9, fill: HEX_COLOURS[a.kind] || '#2980b9',
                    'fill-opacity': a.kind === 'army' ? 0.25 : 0.55, stroke: HEX_COLOURS[a.kind] || '#2980b9',
                    'stroke-width': small ? 1.2 : 2 }, g);
@@ -363,11 +366,13 @@ function drawDanelawHint(overlay, s) {
   const hint = s.hint;
   if (!hint || hint.error) return;
   const marks = el('g', { id: 'hint-marks', 'pointer-events': 'none' }, overlay);
+  const k = armyScale(mapScale(overlay.ownerSVGElement));  // as large as the armies they sit on
   hint.actions.slice(0, HINT_ROWS).forEach((a, i) => {
     if (a.x === undefined) return;
     const g = el('g', { class: 'hint-mark' + (a.best ? ' best' : '') }, marks);
-    el('circle', { cx: a.x + 9, cy: a.y - 9, r: 7, fill: a.best ? '#0b4f2a' : '#333', stroke: 'white', 'stroke-width': 1.5 }, g);
-    text(g, a.x + 9, a.y - 5.5, i + 1, { 'font-size': 10, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
+    const x = a.x + 9 * k, y = a.y - 9 * k;
+    el('circle', { cx: x, cy: y, r: 7 * k, fill: a.best ? '#0b4f2a' : '#333', stroke: 'white', 'stroke-width': 1.5 * k }, g);
+    text(g, x, y + 3.5 * k, i + 1, { 'font-size': 10 * k, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
   });
 }
 
@@ -404,8 +409,29 @@ function applyMapView(svg) {
   const pxPerUnit = mapScale(svg);
   const townSize = Math.max(8, 11.1 / pxPerUnit);
   for (const t of svg.querySelectorAll('text.town')) t.style.fontSize = townSize + 'px';
+  scaleArmies(svg, pxPerUnit);
   placeTownNames(svg, townSize);
   svg.classList.toggle('zoomed-in', pxPerUnit >= 1.6);
+}
+
+// The armies' squares (12 units, the server's drawing) grown about their centres so that their
+// letters (D, E, M) read at 11 px or more, up to nearly a hex (2.4 times): zoomed in, they are
+// drawn as the server drew them.
+function armyScale(pxPerUnit) {
+  return Math.min(2.4, Math.max(1, 11.1 / (9 * pxPerUnit)));
+}
+
+function scaleArmies(svg, pxPerUnit) {
+  const k = armyScale(pxPerUnit);
+  for (const r of svg.querySelectorAll('rect[rx="2"]')) {
+    const cx = Number(r.getAttribute('x')) + 6, cy = Number(r.getAttribute('y')) + 6;
+    const transform = k === 1 ? '' : 'translate(' + cx + ' ' + cy + ') scale(' + k + ') translate(' + -cx + ' ' + -cy + ')';
+    for (const node of [r, r.nextElementSibling]) {
+      if (!node) continue;
+      if (transform) node.setAttribute('transform', transform); else node.removeAttribute('transform');
+      if (node.tagName === 'text') node.classList.add('army-letter');
+    }
+  }
 }
 
 // The towns' names at the size the view needs, placed again so that none overlaps another name,
@@ -434,9 +460,10 @@ function placeTownNames(svg, size) {
     markers.push([m.x - m.r, m.y - m.r, m.x + m.r, m.y + m.r]);
   }
   taken.push(...markers);
-  for (const r of svg.querySelectorAll('rect[rx="2"]')) {  // the armies
-    const x = Number(r.getAttribute('x')), y = Number(r.getAttribute('y'));
-    taken.push([x, y, x + Number(r.getAttribute('width')), y + Number(r.getAttribute('height'))]);
+  const half = 6 * armyScale(mapScale(svg));  // the armies, as scaleArmies grew them
+  for (const r of svg.querySelectorAll('rect[rx="2"]')) {
+    const cx = Number(r.getAttribute('x')) + 6, cy = Number(r.getAttribute('y')) + 6;
+    taken.push([cx - half, cy - half, cx + half, cy + half]);
   }
   const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
   const view = mapView;
@@ -446,7 +473,7 @@ function placeTownNames(svg, size) {
     const width = t.getComputedTextLength ? t.getComputedTextLength() : t.textContent.length * 0.6 * size;
     const half = width / 2 + 0.1 * size, gap = 0.25 * size;
     const candidates = [];
-    for (const reach of [1, 2.2, 3.4, 4.6]) {
+    for (const reach of [1, 2.2, 3.4, 4.6, 5.8]) {
       const down = m.r + gap + 0.9 * size + (reach - 1) * size * 1.2;
       const up = -(m.r + gap + 0.3 * size + (reach - 1) * size * 1.2);
       const side = m.r + gap + half + (reach - 1) * size;
