@@ -460,6 +460,11 @@ function placeTownNames(svg, size) {
     markers.push([m.x - m.r, m.y - m.r, m.x + m.r, m.y + m.r]);
   }
   taken.push(...markers);
+  // The marks of the hexes to choose (not the hundreds of small placement marks at sea).
+  for (const c of svg.querySelectorAll('.hex-choice:not([data-kind="place"]) circle:not(.hex-target)')) {
+    const x = Number(c.getAttribute('cx')), y = Number(c.getAttribute('cy')), r = Number(c.getAttribute('r'));
+    taken.push([x - r, y - r, x + r, y + r]);
+  }
   const half = 6 * armyScale(mapScale(svg));  // the armies, as scaleArmies grew them
   for (const r of svg.querySelectorAll('rect[rx="2"]')) {
     const cx = Number(r.getAttribute('x')) + 6, cy = Number(r.getAttribute('y')) + 6;
