@@ -479,11 +479,11 @@ def check_map_view(page):
     width, height = view["box"]
     if width < 0.95 * view["board"] - 20 or height < 0.6 * 720:
         fail("the map's box is %dx%d px in a board %d px wide at 1280x720" % (width, height, view["board"]))
-    if view["smallest_name"] < 9:
+    if view["smallest_name"] < 11:
         fail("a town's name is %.1f px tall on the whole map" % view["smallest_name"])
     page.click("map-zoom-in")
     zoomed = page.js(MAP_JS)
-    if not zoomed["view"][2] < 0.8 * view["view"][2] or zoomed["smallest_name"] < 9:
+    if not zoomed["view"][2] < 0.8 * view["view"][2] or zoomed["smallest_name"] < 11:
         fail("zooming in did not enlarge the map (view %s, then %s)" % (view["view"], zoomed["view"]))
     ActionChains(page.driver).move_to_element(page.driver.find_element(By.ID, "danelaw-map")) \
         .click_and_hold().move_by_offset(90, 40).release().perform()
