@@ -4,13 +4,19 @@
 - every error outside a game (a bad agent spec, a bad seed, a malformed rules file, a corrupt save
   on Load and on Replay, an expired game address) is shown in view as Sling's one line, and the
   form keeps what was typed; Start is disabled, with a word, while the server sets a game up;
+- leaving a game asks with Stay focused, and Back to the game returns to it;
 - a save is continued by the players it names;
 - the flee after a tied melee (tests/data/web/duel-tie-flee.json) is shaded around David, with as
   many cells as the engine has destinations, and a click snaps the ghost inside David's reach;
   after the flee Goliath keeps his old trail;
 - a replay's past ply shows that ply's trails;
 - the God answers given for the player are marked in the log and not rated by the analysis;
-- the analysis graph's text is at least 11 px at 1280x720.
+- the analysis graph's text is at least 11 px at 1280x720;
+- the duel's hint at a destination is a heat map with the best point starred, five rows listed;
+  danelaw's hint merges equal moves and numbers them on the map as in the list;
+- danelaw's town names never overlap and are at least 11 px at 1280x720 and 1920x1080 (all
+  shown) and at 390x844 zoomed in, the armies' letters too, and each hex to choose takes a tap of
+  at least 24 px there.
 
 Usage: web_page_points_test.py --sling build/sling --out DIR
 """
@@ -109,7 +115,19 @@ def check_start_waits_visibly(page):
     seen = page.js("return window.slingTestStart")
     if not any(disabled and text for disabled, text in seen):
         fail("Start was not disabled with a word while the game was set up: %s" % seen)
-    page.settle()
+    state = page.settle()
+    # Leaving asks first, Stay focused; the game left is one click away.
+    page.click("tab-load")
+    page.wait(lambda: page.js("return !document.getElementById('leave-dialog').hidden"), "the leave dialog")
+    if page.js("return document.activeElement.id") != "leave-no":
+        fail("the leave dialog's focused button is #%s, not Stay" % page.js("return document.activeElement.id"))
+    page.click("leave-yes")
+    page.wait(lambda: page.js("return !document.getElementById('back-to-game').hidden"), "Back to the game")
+    page.click("back-to-game")
+    page.wait(lambda: page.js("return !!window.slingState"), "the game left to come back")
+    if page.settle()["seed"] != state["seed"] or page.js("return gameId") != state["id"]:
+        fail("Back to the game opened another game")
+    print("leaving: Stay focused, and Back to the game returns to game %s" % state["id"])
 
 
 def load_save(page, path):
