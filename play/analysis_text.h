@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "play/hint.h"
 #include "play/style.h"
 
 namespace sling::play {
@@ -31,33 +32,25 @@ std::string summarise_analysis(const G& game, const typename G::State& state,
 
 inline constexpr std::size_t kHintShown = 5;
 
-// A hint's candidates, best first (`best`, then by visits, then by value), numbered as in the
-// options `listed` at the prompt; the best kHintShown unless `all`.  `by_playouts`: the visits
-// are flat Monte Carlo playouts, not search visits.
-template <Game G>
-void write_hint_table(std::ostream& out, const G& game, const typename G::State& state,
-                      const Analysis& analysis, Action best, const std::vector<Action>& listed,
-                      bool all, bool by_playouts) {
-  // The best few, best first: a danelaw position can offer over a hundred candidates.
-  std::vector<ActionStat> ranked = analysis.actions;
-  std::stable_sort(ranked.begin(), ranked.end(), [&](const ActionStat& a, const ActionStat& b) {
-    if ((a.action == best) != (b.action == best)) return a.action == best;
-    if (a.visits != b.visits) return a.visits > b.visits;
-    return a.value > b.value;
-  });
-  const std::size_t shown = all ? ranked.size() : std::min<std::size_t>(ranked.size(), kHintShown);
+// A hint's lines (play/hint.h), best first, numbered as in the options `listed` at the prompt;
+// the best kHintShown unless `all`.
+inline void write_hint_table(std::ostream& out, const Hint& hint, const std::vector<Action>& listed,
+                             bool all) {
+  // The best few: a danelaw position can offer over a hundred candidates.
+  const std::size_t shown =
+      all ? hint.lines.size() : std::min<std::size_t>(hint.lines.size(), kHintShown);
   for (std::size_t k = 0; k < shown; ++k) {
-    const ActionStat& stat = ranked[k];
-    const auto at = std::find(listed.begin(), listed.end(), stat.action);
+    const HintLine& line = hint.lines[k];
+    const auto at = std::find(listed.begin(), listed.end(), line.action);
     std::string number = at == listed.end() ? "" : std::to_string(at - listed.begin() + 1) + ")";
     while (number.size() < 5) number = " " + number;
-    out << number << " " << game.action_to_string(state, stat.action) << "  win "
-        << percent((stat.value + 1) / 2);
-    if (stat.visits > 0) out << "  (" << stat.visits << (by_playouts ? " playouts)" : " visits)");
-    out << (stat.action == best ? "  <- best" : "") << "\n";
+    out << number << " " << line.text << "  win " << percent(line.win);
+    if (!hint.count_word.empty() && line.count > 0)
+      out << "  (" << line.count << " " << hint.count_word << ")";
+    out << (line.best ? "  <- best" : "") << "\n";
   }
-  if (shown < ranked.size()) {
-    out << "  ... and " << ranked.size() - shown << " more (`hint all` lists every one)\n";
+  if (shown < hint.lines.size()) {
+    out << "  ... and " << hint.lines.size() - shown << " more (`hint all` lists every one)\n";
   }
 }
 

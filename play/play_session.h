@@ -449,38 +449,20 @@ class PlaySession {
       return;
     }
     try {
-      Analysis analysis;
-      Action best = kInvalidAction;
-      std::string source;
+      Hint hint;
       {
         Spinner spinner(config_.progress ? &status_ : nullptr, "Analysing");
-        if (spec.empty()) {
-          // No search agent in this build: flat Monte Carlo with rule-of-thumb playouts.
-          const PlayoutOptions options;
-          analysis = playout_analysis(
-              game(), state(), hash_combine(table_.seed(), table_.history().size()), options);
-          source = std::to_string(options.playouts) + " rule-of-thumb playouts per action, " +
-                   "each value within about +/-" +
-                   percent(1.0 / std::sqrt(static_cast<double>(options.playouts))) +
-                   " (two standard errors)";
-          best = analysis.actions.empty() ? kInvalidAction : analysis.actions.front().action;
-        } else {
-          if (!hinter_)
-            hinter_ = make_play_agent(table_.rules_game(), spec, "", Table::kWithPerson);
-          hinter_->new_game(hash_combine(table_.seed(), table_.history().size()));
-          best = hinter_->act(state());
-          analysis = hinter_->last_analysis();
-          source = spec;  // as asked; the agent spells out every default
-        }
+        hint =
+            compute_hint(table_.rules_game(), game(), state(),
+                         hash_combine(table_.seed(), table_.history().size()), spec, "", hinter_);
       }
-      out_ << "Hint (" << source << "): ";
-      if (analysis.actions.empty()) {
-        out_ << "play " << game().action_to_string(state(), best) << "\n";
+      out_ << "Hint (" << (spec.empty() ? hint.source : spec) << "): ";
+      if (!hint.ranked) {
+        out_ << "play " << game().action_to_string(state(), hint.best) << "\n";
         return;
       }
-      out_ << (analysis.exact ? "exact" : "estimated") << " win chance "
-           << percent((analysis.value + 1) / 2) << "\n";
-      write_hint_table(out_, game(), state(), analysis, best, listed, all, spec.empty());
+      out_ << (hint.exact ? "exact" : "estimated") << " win chance " << percent(hint.win) << "\n";
+      write_hint_table(out_, hint, listed, all);
     } catch (const std::exception& e) {
       out_ << "No hint: " << e.what() << "\n";
     }

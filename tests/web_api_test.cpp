@@ -226,7 +226,9 @@ TEST_F(WebApi, GodIsAskedByTheTerminalsRuleWithWhatIsAtStake) {
   Reply state = settled(create(R"({"game":"duel","sides":["human","easy"],"seed":11})"));
   EXPECT_FALSE(state.json["board"]["god_prompt"].GetBool()) << state.body;
   ASSERT_GE(state.json["log"].Size(), 2u);
-  EXPECT_STREQ(state.json["log"][1]["text"].GetString(), "David: accept");  // answered for him
+  // Answered for him, and marked so.
+  EXPECT_STREQ(state.json["log"][1]["text"].GetString(), "David: accept (answered automatically)");
+  EXPECT_TRUE(state.json["log"][1]["automatic"].GetBool());
 
   const std::string id =
       create(R"({"game":"duel","sides":["human","easy"],"seed":11,"god_prompt":"every"})");

@@ -385,7 +385,7 @@ def play_duel(page, out, opponent):
     if names != ["you", opponent]:
         fail("the players are shown as %s, not ['you', '%s']" % (names, opponent))
     # God's question by the terminal's rule: the initiative is accepted for David, unasked.
-    if state["board"]["god_prompt"] or state["log"][1]["text"] != "David: accept":
+    if state["board"]["god_prompt"] or not state["log"][1].get("automatic"):
         fail("God's question came after the initiative")
     god_used = stakes_seen = trails_seen = False
     clicked_destination = False
@@ -404,9 +404,9 @@ def play_duel(page, out, opponent):
                 page.wait(lambda: page.js("return document.querySelectorAll('#god-stakes table.stakes tr').length >= 2"),
                           "God's stakes")
                 stakes_seen = True
-            wanted = "reroll" if not god_used else "accept"
+            wanted = "re-roll" if not god_used else "accept"
             button = next(b for b, label in page.buttons("god-actions") if label.startswith(wanted))
-            god_used = god_used or wanted == "reroll"
+            god_used = god_used or wanted == "re-roll"
             page.click(button)
             continue
         if state["point_input"]:
@@ -519,6 +519,35 @@ def play_pig(page, scratch):
     print("pig: " + state["result"])
 
 
+def check_errors_and_the_flee(page):
+    """An error outside a game is shown in view as Sling's one line, the form keeping what was
+    typed; the flee after a tied melee, loaded from its save, is shaded around David."""
+    page.open()
+    page.type("#seed", "abc")
+    page.click("#start")
+    page.wait(lambda: page.js("return window.slingBusy === false && !document.getElementById('error').hidden"),
+              "the error line")
+    text, top = page.js("const e = document.getElementById('error');"
+                        " return [e.textContent, e.getBoundingClientRect().top]")
+    if not text.startswith("sling: ") or "seed" not in text or top < 0 or \
+            page.js("return document.getElementById('seed').value") != "abc":
+        fail("Firefox: a bad seed shows '%s' at %s px, the form keeping '%s'" %
+             (text, top, page.js("return document.getElementById('seed').value")))
+    page.click("#tab-load")
+    page.type("#load-file", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "web",
+                                         "duel-tie-flee.json"))
+    page.wait(lambda: page.js("return !!window.slingState"), "the save to load")
+    state = page.settle()
+    b = state["board"]
+    cells = page.js("return [...document.querySelectorAll('#duel-reach rect')].map((r) =>"
+                    " [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2,"
+                    " window.slingState.board.board_cm - Number(r.getAttribute('y')) - Number(r.getAttribute('height')) / 2])")
+    if b["mover"] != 0 or len(cells) != len(b["reach"]) or any(
+            ((x - b["david"]["x"]) ** 2 + (y - b["david"]["y"]) ** 2) ** 0.5 > b["allowance_cm"] + 0.6 for x, y in cells):
+        fail("Firefox: the flee after a tie is not shaded around David")
+    print("Firefox: errors in view (%s); the tie-flee shaded around David (%d cells)" % (text, len(cells)))
+
+
 # How long the test may take before its waits give up: inside ctest's TIMEOUT of 240 s
 # (tests/CMakeLists.txt), leaving time to stop Firefox (at most 15 s) and the server (10 s).
 TIME_BUDGET_S = 210
@@ -545,6 +574,7 @@ def main():
         play_pig(page, scratch)
         play_duel(page, args.out, args.opponent)
         play_danelaw_move(page)
+        check_errors_and_the_flee(page)
     except MarionetteError as error:
         fail(str(error))
     finally:

@@ -143,6 +143,18 @@ for (const label of document.querySelectorAll('.ring-label')) {
   if (r.left < d.right && r.right > d.left && r.top < d.bottom && r.bottom > d.top)
     problems.push("a ring label lies under David's base: " + label.textContent);
 }
+const rings = [...document.querySelectorAll('.ring-label')].map((l) => [l, l.getBoundingClientRect()]);
+for (let i = 0; i < rings.length; ++i)
+  for (let j = i + 1; j < rings.length; ++j) {
+    const [a, b] = [rings[i][1], rings[j][1]];
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+      problems.push('two ring labels collide: ' + rings[i][0].textContent + ' / ' + rings[j][0].textContent);
+  }
+const error = document.getElementById('error');
+if (!error.hidden && error.textContent) {
+  const r = error.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) problems.push('the error line is out of view: ' + error.textContent);
+}
 const log = document.getElementById('log');
 for (const n of document.querySelectorAll('#log .ply')) {
   if (!visible(n)) continue;

@@ -47,6 +47,34 @@ std::string who(const GameAnalysis& a, int side) {
   return player.empty() ? name : name + " (" + player + ")";
 }
 
+// Text as SVG (XML) character data: an agent spec such as `cmd='a && b'` stays valid markup.
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
 std::string result_word(double result) {
   return result >= 0.75 ? "won" : (result <= 0.25 ? "lost" : "drew");
 }
@@ -76,6 +104,7 @@ std::string ply_line(const GameAnalysis& a, const PlyAnalysis& p) {
         << " (" << percent(p.expected) << " expected, " << percent(p.after) << " after)";
   } else {
     out << ": " << capitalised(a.sides[static_cast<std::size_t>(p.side)]) << " " << p.text;
+    if (p.automatic) out << "  (answered automatically, not rated)";
     if (p.alternatives > 1) {
       out << "  " << percent(p.chosen);
       if (p.loss > 0 && !p.best_text.empty()) {
@@ -170,6 +199,7 @@ void write_ply(Writer& w, const PlyAnalysis& p) {
     write_field(w, "luck", p.luck);
   } else {
     write_field(w, "alternatives", p.alternatives);
+    if (p.automatic) write_field(w, "automatic", true);
     write_rating(w, p);
   }
   w.EndObject();
@@ -213,8 +243,10 @@ std::string analysis_json(const GameAnalysis& a) {
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-std::string analysis_svg(const GameAnalysis& a) {
-  constexpr double kWidth = 900, kHeight = 380, kLeft = 70, kRight = 20, kTop = 50, kBottom = 80;
+std::string analysis_svg(const GameAnalysis& a, const AnalysisSvgOptions& options) {
+  const double kWidth = options.width, kHeight = options.height;
+  const double kLeft = options.titles ? 70 : 48, kRight = options.titles ? 20 : 14;
+  const double kTop = options.titles ? 50 : 10, kBottom = options.titles ? 80 : 42;
   const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
   const double n = std::max<double>(1, static_cast<double>(a.plies.size()));
   auto x_of = [&](double ply) { return kLeft + plot_w * ply / n; };
@@ -224,10 +256,14 @@ std::string analysis_svg(const GameAnalysis& a) {
       << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  out << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
-      << possessive(capitalised(a.sides[0])) << " win probability, ply by ply</text>\n"
-      << "<text x=\"" << kLeft << "\" y=\"40\" fill=\"#555\">" << who(a, 0) << " against "
-      << who(a, 1) << "; values: " << a.source << "</text>\n";
+  if (options.titles) {
+    out << "<text x=\"" << kLeft << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
+        << xml_escaped(possessive(capitalised(a.sides[0])))
+        << " win probability, ply by ply</text>\n"
+        << "<text x=\"" << kLeft << "\" y=\"40\" fill=\"#555\">" << xml_escaped(who(a, 0))
+        << " against " << xml_escaped(who(a, 1)) << "; values: " << xml_escaped(a.source)
+        << "</text>\n";
+  }
   for (int tick = 0; tick <= 4; ++tick) {
     const double y = y_of(tick / 4.0);
     out << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << y << "\" y2=\""
@@ -235,7 +271,12 @@ std::string analysis_svg(const GameAnalysis& a) {
         << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">" << tick * 25
         << " %</text>\n";
   }
-  const double step = std::max(1.0, std::pow(10.0, std::floor(std::log10(n / 2))));
+  // Ply numbers every power of ten that leaves room for them (about 60 px each).
+  double step = std::max(1.0, std::pow(10.0, std::floor(std::log10(n / 2))));
+  while (plot_w * step / n < 60) {
+    const double leading = step / std::pow(10.0, std::floor(std::log10(step)));
+    step *= leading > 1.5 && leading < 2.5 ? 2.5 : 2;  // 1, 2, 5, 10, 20, 50, ...
+  }
   for (double ply = 0; ply <= n; ply += step) {
     out << "<text x=\"" << x_of(ply) << "\" y=\"" << kTop + plot_h + 18
         << "\" text-anchor=\"middle\">" << static_cast<long long>(ply) << "</text>\n";
@@ -251,15 +292,20 @@ std::string analysis_svg(const GameAnalysis& a) {
     if (p.side >= 0 && p.error != ErrorClass::kNone) {
       out << "<circle cx=\"" << x_of(p.ply) << "\" cy=\"" << y_of(p.after) << "\" r=\"5\" fill=\""
           << kErrorColours[static_cast<int>(p.error)] << "\" stroke=\"black\" stroke-width=\"0.6\">"
-          << "<title>ply " << p.ply << ": " << a.sides[static_cast<std::size_t>(p.side)] << " "
-          << p.text << ", " << points(-p.loss) << "</title></circle>\n";
+          << "<title>ply " << p.ply << ": "
+          << xml_escaped(a.sides[static_cast<std::size_t>(p.side)]) << " " << xml_escaped(p.text)
+          << ", " << points(-p.loss) << "</title></circle>\n";
     } else if (p.side < 0 && std::abs(p.luck) >= kBigLuck) {
       const double x = x_of(p.ply), y = y_of(p.after), d = p.luck > 0 ? -6 : 6;
       out << "<path d=\"M" << x - 5 << "," << y - d / 2 << " L" << x + 5 << "," << y - d / 2 << " L"
           << x << "," << y + d / 2 << " Z\" fill=\"#2a9d4a\" stroke=\"black\" "
-          << "stroke-width=\"0.6\"><title>ply " << p.ply << ": dice " << p.text << ", luck "
-          << points(p.luck) << "</title></path>\n";
+          << "stroke-width=\"0.6\"><title>ply " << p.ply << ": dice " << xml_escaped(p.text)
+          << ", luck " << points(p.luck) << "</title></path>\n";
     }
+  }
+  if (!options.titles) {
+    out << "</svg>\n";
+    return out.str();
   }
   const double legend_y = kHeight - 10;
   const char* labels[] = {"doubtful", "bad", "very bad"};

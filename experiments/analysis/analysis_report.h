@@ -14,7 +14,15 @@ namespace sling {
 // `every_ply`: list every ply, not only the errors and the big rolls.
 std::string analysis_text(const GameAnalysis& analysis, bool every_ply = false);
 std::string analysis_json(const GameAnalysis& analysis);
-std::string analysis_svg(const GameAnalysis& analysis);
+// The graph's size, in its own pixels.  `titles`: the heading, the players and the legend inside
+// the picture; a page that shows the graph in a narrow panel writes them around it instead, and
+// draws the graph at the width it is shown so that its text keeps its size.
+struct AnalysisSvgOptions {
+  double width = 900;
+  double height = 380;
+  bool titles = true;
+};
+std::string analysis_svg(const GameAnalysis& analysis, const AnalysisSvgOptions& options = {});
 
 // One player's record over several games: the sides they played, as a person or an agent.
 struct PlayerSummary {

@@ -52,6 +52,9 @@ struct PlyAnalysis {
   double after = 0;   // and after it
   // Decisions (side >= 0): values for the deciding side.
   int alternatives = 0;  // legal actions; 1 = forced, not rated
+  // An answer given for the player to a question they chose not to be asked (the duel's God
+  // prompt after a roll in David's favour): not the player's decision, so not rated.
+  bool automatic = false;
   double chosen = 0;
   double best = 0;
   double loss = 0;
@@ -118,11 +121,13 @@ std::string end_reason_of(const G& game, const typename G::State& s) {
 }  // namespace analysis_detail
 
 // Analyses `record`, played on `rules_game` (built from record.rules) to the record's turn limit.
-// `luck_only` skips the rating of decisions (what a luck-adjusted tournament needs).  Throws what
-// replay() throws on a record that does not replay.
+// `luck_only` skips the rating of decisions (what a luck-adjusted tournament needs).
+// `automatic[i]`, where given, marks ply i + 1 as an answer given for the player (not rated).
+// Throws what replay() throws on a record that does not replay.
 template <Game G>
 GameAnalysis analyse_record(const G& rules_game, const GameRecord& record,
-                            const WinProbability<G>& value, bool luck_only = false) {
+                            const WinProbability<G>& value, bool luck_only = false,
+                            const std::vector<bool>& automatic = {}) {
   using State = typename G::State;
   using analysis_detail::value_of;
   (void)replay(rules_game, record);  // every ply checked first, with a message naming it
@@ -172,7 +177,8 @@ GameAnalysis analyse_record(const G& rules_game, const GameRecord& record,
       State next = state;
       game.apply_action(next, action);
       ply.after = value_of(game, next, value);
-      if (!luck_only) {
+      ply.automatic = i < automatic.size() && automatic[i];
+      if (!luck_only && !ply.automatic) {
         game.legal_actions(state, actions);
         ply.alternatives = static_cast<int>(actions.size());
         ply.chosen = player == 0 ? ply.after : 1.0 - ply.after;

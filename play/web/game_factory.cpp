@@ -109,6 +109,18 @@ std::shared_ptr<WebSession> make_game(const rapidjson::Value& request,
     if (!id) throw bad_request("'game_id' is missing: which game of the records to replay");
     record = tournament_record(*records, *id);
   }
+  // A save continued without sides given is played by whoever played it (a saved `strong` comes
+  // back as `strong`); a save that names nobody keeps the defaults.
+  if (record && !options.replay && !request.HasMember("sides") && record->agents.size() == 2) {
+    for (std::size_t i = 0; i < 2; ++i) {
+      try {
+        config.sides[i] = checked_side(record->agents[i], options);
+      } catch (const std::exception& e) {
+        throw bad_request("the save's player of side " + std::to_string(i + 1) + " ('" +
+                          record->agents[i] + "'): " + e.what());
+      }
+    }
+  }
   std::string name;
   std::string rules;
   if (record) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "engine/core/record.h"
 #include "experiments/analysis/analysis_report.h"
@@ -40,8 +41,9 @@ class WebAnalysis {
   }
 
   // The analysis of `record`, played on `rules_game`; an error is kept as its message.
+  // `automatic[i]`: ply i + 1 was an answer given for a person, not rated (game_analysis.h).
   static Result compute(const G& rules_game, const GameRecord& record,
-                        const std::string& solution_file) {
+                        const std::string& solution_file, const std::vector<bool>& automatic) {
     Result result;
     result.plies = record.history.size();
     try {
@@ -49,11 +51,13 @@ class WebAnalysis {
       // Empty unless the server's solution is this game's (WebTraits, play/web/web_traits.h).
       options.solution_file = solution_file;
       const AnalysisValue<G> values = analysis_value(rules_game, options);
-      GameAnalysis analysis = analyse_record(rules_game, record, values.value);
+      GameAnalysis analysis = analyse_record(rules_game, record, values.value, false, automatic);
       analysis.source = values.source;
       analysis.exact = values.exact;
       result.json = analysis_json(analysis);
-      result.svg = analysis_svg(analysis);
+      // As wide as the page's panel shows it (about 460 px at 1280x720), the heading and the
+      // legend written by the page: the graph's 12 px text stays 12 px on screen.
+      result.svg = analysis_svg(analysis, {.width = 460, .height = 230, .titles = false});
     } catch (const std::exception& e) {
       result.error = e.what();
     }

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "agents/agent.h"
@@ -22,9 +24,9 @@
 #include "experiments/play_game.h"
 #include "play/game_table.h"
 #include "play/game_views.h"
+#include "play/hint.h"
 #include "play/play_agents.h"
 #include "play/play_session.h"
-#include "play/playout_analysis.h"
 #include "play/web/web_analysis.h"
 #include "play/web/web_estimates.h"
 #include "play/web/web_log.h"
@@ -86,9 +88,16 @@ class WebGame final : public WebSession {
         }
       }
     }
+    for (std::size_t side = 0; side < 2; ++side) {
+      // A replay's people are those its record names so (a tournament's record names agents).
+      persons_[side] = config_.replay ? record && record->agents.size() == 2 &&
+                                            play::is_human(record->agents[side])
+                                      : !table_.has_agent(side);
+    }
     if (record) {
       try {
         table_.load(*record);
+        count_positions();
       } catch (const std::exception& e) {
         throw bad_request(e.what());
       }
@@ -138,6 +147,7 @@ class WebGame final : public WebSession {
     write_field(out, "to_move", over ? -1 : player);
     write_field(out, "prompt", !over && player >= 0 ? View::prompt(game(), s) : "");
     write_field(out, "thinking", thinking_ && current);
+    write_field(out, "standoff", standoff_ && current && config_.ai_delay_ms > 0);
     write_field(out, "ai_error", ai_error_);
     const bool human_turn = current && !over && player >= 0 &&
                             !table_.has_agent(static_cast<std::size_t>(player)) && !thinking_;
@@ -160,7 +170,7 @@ class WebGame final : public WebSession {
     write_field(out, "can_undo", current && !thinking_ && undo_target().has_value());
     write_key(out, "board");
     write_board(out, game(), s);
-    write_log_and_trails(out, game(), table_.history());
+    write_log_and_trails(out, game(), table_.history(), ply, answered_for_person());
     write_analysis(out, current);
     write_eval(out, current && !over && player >= 0 && is_god_prompt(game(), s));
     out.EndObject();
@@ -213,6 +223,7 @@ class WebGame final : public WebSession {
     std::lock_guard lock(mutex_);
     check_playable();
     if (!table_.undo()) throw conflict("there is no decision of yours to undo");
+    count_positions();
     estimates_.undo_to(table_.ply());
     ai_error_.clear();
     analysis_ = {};
@@ -242,12 +253,14 @@ class WebGame final : public WebSession {
 
   void run_analysis() override {
     GameRecord record;
+    std::vector<bool> automatic;
     {
       std::lock_guard lock(mutex_);
       if (!game_analysis_.running()) return;
       record = record_locked();
+      automatic = answered_for_person();
     }
-    auto result = WebAnalysis<G>::compute(rules_game_, record, config_.solution_file);
+    auto result = WebAnalysis<G>::compute(rules_game_, record, config_.solution_file, automatic);
     std::lock_guard lock(mutex_);
     game_analysis_.finish(std::move(result));
   }
@@ -302,33 +315,23 @@ class WebGame final : public WebSession {
     HintResult result;
     result.ply = ply;
     try {
+      // The terminal's hint (play/hint.h), with the page's time budget on a search.
       std::string spec = play::default_hint_spec(rules_game_, config_.solution_file);
-      Analysis analysis;
-      if (spec.empty()) {
-        const play::PlayoutOptions options;
-        analysis = play::playout_analysis(game(), state, hash_combine(table_.seed(), ply), options);
-        result.source = std::to_string(options.playouts) + " rule-of-thumb playouts per action";
-        result.name = "playouts";
-      } else {
-        spec = with_time_budget(spec, config_.ai_seconds);
-        if (!hinter_) {
-          hinter_ = play::make_play_agent(rules_game_, spec, config_.solution_file,
-                                          play::Table::kWithPerson);
-        }
-        hinter_->new_game(hash_combine(table_.seed(), ply));
-        const Action best = hinter_->act(state);
-        analysis = hinter_->last_analysis();
-        // An agent that compared nothing here (a rule-of-thumb move) gives its move alone.
-        result.estimated = !analysis.actions.empty();
-        if (!result.estimated) analysis.actions.push_back({best, 0, 0});
-        result.source = hinter_->spec();
-        result.name = "strong";  // the strongest analysis: the strong preset (or the exact solver)
-      }
-      result.exact = analysis.exact;
-      result.win = (analysis.value + 1) / 2;
-      for (const ActionStat& stat : analysis.actions) {
-        result.actions.push_back({stat.action, game().action_to_string(state, stat.action),
-                                  (stat.value + 1) / 2, stat.visits});
+      if (!spec.empty()) spec = with_time_budget(spec, config_.ai_seconds);
+      const play::Hint hint =
+          play::compute_hint(rules_game_, game(), state, hash_combine(table_.seed(), ply), spec,
+                             config_.solution_file, hinter_);
+      result.source = hint.source;
+      result.name = hint.name;
+      result.exact = hint.exact;
+      // An agent that compared nothing here (a rule-of-thumb move) gives its move alone.
+      result.estimated = hint.ranked;
+      result.win = hint.win;
+      result.count_word = hint.count_word;
+      for (const play::HintLine& line : hint.lines) {
+        result.actions.push_back({line.action, line.text, line.win, line.count});
+        result.merged.push_back(line.merged);
+        result.places.push_back(action_place(game(), state, line.action));
       }
     } catch (const std::exception& e) {
       result.error = e.what();
@@ -338,7 +341,10 @@ class WebGame final : public WebSession {
     hint_ = std::move(result);
   }
 
-  int ai_delay_ms() const override { return config_.ai_delay_ms; }
+  // A watched game's pause before each decision, none in a stand-off: a position that has come
+  // back is played at full speed until something new happens (two `normal` duel agents can
+  // repeat the same moves for thousands of plies before the turn limit).
+  int ai_delay_ms() const override { return standoff_ ? 0 : config_.ai_delay_ms; }
 
   bool eval_due() override {
     std::lock_guard lock(mutex_);
@@ -383,6 +389,24 @@ class WebGame final : public WebSession {
   }
 
   const G& game() const { return table_.game(); }
+
+  // For each ply of the history: an answer given for a person to a question they chose not to be
+  // asked (the duel's God prompt after a roll in David's favour).  Not the person's decision: the
+  // log says so and the analysis does not rate it.  A replay does not know the setting its game
+  // was played with and takes the server's.
+  std::vector<bool> answered_for_person() const {
+    const std::vector<Action>& history = table_.history();
+    std::vector<bool> marks(history.size(), false);
+    if (!persons_[0] && !persons_[1]) return marks;
+    State s = game().initial_state();
+    for (std::size_t ply = 0; ply < history.size(); ++ply) {
+      const Player p = game().current_player(s);
+      marks[ply] = p >= 0 && persons_[static_cast<std::size_t>(p)] &&
+                   table_.unasked_answer(s) == std::optional<Action>(history[ply]);
+      apply_any(game(), s, history[ply]);
+    }
+    return marks;
+  }
 
   // The position a server worker's job (an agent's move, a hint, an estimate) computes from: it is
   // copied under the lock and the job runs without it, so that the page's requests are answered
@@ -449,12 +473,36 @@ class WebGame final : public WebSession {
 
   State position_at(std::size_t ply) const { return table_.position_at(ply); }
 
-  void apply(Action action) { table_.apply(action); }
+  void apply(Action action) {
+    table_.apply(action);
+    note_position();
+  }
+
+  // Whether the position at the start of this turn has come before (HasRepetition games).
+  void note_position() {
+    if constexpr (HasRepetition<G>) {
+      if (const std::uint64_t key = game().repetition_key(table_.state()); key != 0)
+        standoff_ = !seen_positions_.insert(key).second;
+    }
+  }
+  void count_positions() {
+    seen_positions_.clear();
+    standoff_ = false;
+    if constexpr (HasRepetition<G>) {
+      State s = game().initial_state();
+      for (Action a : table_.history()) {
+        apply_any(game(), s, a);
+        if (const std::uint64_t key = game().repetition_key(s); key != 0)
+          standoff_ = !seen_positions_.insert(key).second;
+      }
+    }
+  }
 
   // Throws every die due now and answers the questions a person is not asked (the duel's God
   // prompt after a roll that went David's way), as the terminal session does.
   void roll_dice() {
     table_.advance_chance([](const State&, Action) {});
+    note_position();
   }
 
   // Nothing to undo in a replay.
@@ -488,7 +536,10 @@ class WebGame final : public WebSession {
   // with the turn limit of games between agents when nobody plays a side (or the save's limit).
   const G rules_game_;
   const WebGameConfig config_;
-  play::GameTable<G> table_;  // the seed, the history, the dice, the agents, undo and saves
+  play::GameTable<G> table_;       // the seed, the history, the dice, the agents, undo and saves
+  std::array<bool, 2> persons_{};  // the sides a person plays (or played, in a replay)
+  std::unordered_set<std::uint64_t> seen_positions_;  // repetition keys met so far
+  std::atomic<bool> standoff_ = false;                // the current turn's position has come before
   std::mutex mutex_;
   bool thinking_ = false;
   std::string ai_error_;

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,12 @@
 
 namespace sling::web {
 
-// Writes the keys "log" and "trails" of a game's state.
+// Writes the keys "log" and "trails" of a game's state shown at ply `shown_ply`: the log is the
+// whole history (the page steps through it), the trails are those of the position shown.
+// `automatic[i]` marks ply i + 1 as an answer given for a person (written so in the log).
 template <Game G>
-void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Action>& history) {
+void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Action>& history,
+                          std::size_t shown_ply, const std::vector<bool>& automatic) {
   using View = play::GameView<G>;
   write_key(out, "log");
   out.StartArray();
@@ -26,11 +30,13 @@ void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Acti
   for (std::size_t ply = 0; ply < history.size(); ++ply) {
     const Player p = game.current_player(s);
     const Action a = history[ply];
-    if (auto trail = move_trail(game, s, a, static_cast<int>(ply));
+    if (auto trail = ply < shown_ply ? move_trail(game, s, a, static_cast<int>(ply)) : std::nullopt;
         trail && trail->side >= 0 && trail->side < 2) {
       std::vector<MoveTrail>& group = trails[static_cast<std::size_t>(trail->side)];
       if (!group.empty() && group.back().group != trail->group) group.clear();
-      group.push_back(std::move(*trail));
+      // A figure that stayed where it stood (the duel's "stay") made the side's latest move but
+      // leaves no trail.
+      if (trail->points.front() != trail->points.back()) group.push_back(std::move(*trail));
     }
     out.StartObject();
     write_key(out, "ply");
@@ -45,8 +51,11 @@ void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Acti
       for (int face : dice_faces(game, s, a)) out.Int(face);
       out.EndArray();
     } else {
+      const bool answered_for_person = ply < automatic.size() && automatic[ply];
       write_string(out, play::display_name(game.info().sides[static_cast<std::size_t>(p)]) + ": " +
-                            game.action_to_string(s, a));
+                            game.action_to_string(s, a) +
+                            (answered_for_person ? " (answered automatically)" : ""));
+      if (answered_for_person) write_field(out, "automatic", true);
     }
     out.EndObject();
     apply_any(game, s, a);

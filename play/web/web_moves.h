@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/core/game.h"
@@ -41,7 +42,12 @@ struct HintResult {
   // hint is its move alone, with no win chances (null in the JSON, not a made-up 50 %).
   bool estimated = true;
   double win = 0;
-  std::vector<MoveChoice> actions;
+  std::string count_word;           // what each action's visits count, or "" (play/hint.h)
+  std::vector<MoveChoice> actions;  // best first, equal moves merged
+  std::vector<int> merged;          // how many equal moves each action stands for
+  // Where each action is on the board (the duel's destination in cm, a danelaw hex in the map's
+  // coordinates), for the page to draw the hint there.
+  std::vector<std::optional<std::pair<double, double>>> places;
 };
 
 // A win chance as every part of the state's JSON gives it: rounded to three decimals.
@@ -119,10 +125,31 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
   } else {
     out.Null();
   }
+  write_field(out, "count_word", hint->count_word);
   write_key(out, "actions");
-  write_choices(out, hint->actions,
-                hint->actions.empty() ? kInvalidAction : hint->actions.front().action,
-                hint->estimated);
+  out.StartArray();
+  for (std::size_t i = 0; i < hint->actions.size(); ++i) {
+    const MoveChoice& c = hint->actions[i];
+    out.StartObject();
+    if (hint->estimated) {
+      write_option_fields(out, c.action, c.label, c.win);
+    } else {
+      // The hinting agent compared nothing here: its move alone, with no made-up chance.
+      write_field(out, "code", c.action);
+      write_field(out, "label", c.label);
+      write_key(out, "win");
+      out.Null();
+    }
+    write_field(out, "visits", c.visits);
+    write_field(out, "best", i == 0);
+    if (i < hint->merged.size()) write_field(out, "merged", hint->merged[i]);
+    if (i < hint->places.size() && hint->places[i]) {
+      write_field(out, "x", std::round(hint->places[i]->first * 1000) / 1000);
+      write_field(out, "y", std::round(hint->places[i]->second * 1000) / 1000);
+    }
+    out.EndObject();
+  }
+  out.EndArray();
   out.EndObject();
 }
 

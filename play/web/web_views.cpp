@@ -79,6 +79,9 @@ void write_board(JsonWriter& out, const DuelGame& game, const DuelState& s) {
   write_bool(out, "contact", game.in_contact(s));
   write_text(out, "roll", DuelGame::roll_name(s.roll));
   write_int(out, "actor", s.actor);
+  // Who moves now: the side the movement roll was for, which after a tied melee or a flee test is
+  // David, whoever's turn it is.
+  write_int(out, "mover", s.phase == duel::Phase::kDestination ? duel::mover_of(s) : -1);
   write_int(out, "turn", s.turn);
   write_int(out, "allowance_cm", s.phase == duel::Phase::kDestination ? s.allowance_cm : 0);
   write_bool(out, "stone", s.has(duel::kDavidHasStone));
@@ -99,7 +102,7 @@ void write_board(JsonWriter& out, const DuelGame& game, const DuelState& s) {
   if (s.phase == duel::Phase::kDestination) {
     ActionList<DuelGame> legal;
     game.legal_actions(s, legal);
-    const auto mover = static_cast<duel::Side>(s.actor);
+    const duel::Side mover = duel::mover_of(s);
     for (Action a : legal) {
       if (!duel::act::is_destination(a)) continue;
       out.StartArray();
@@ -117,7 +120,7 @@ std::optional<PointChoice> nearest_destination(const DuelGame& game, const DuelS
   if (s.phase != duel::Phase::kDestination) return std::nullopt;
   ActionList<DuelGame> legal;
   game.legal_actions(s, legal);
-  const auto mover = static_cast<duel::Side>(s.actor);
+  const duel::Side mover = duel::mover_of(s);
   const double from_x = cm(game.centre_x(mover, mover == duel::kDavid ? s.david_x : s.goliath_x));
   const double from_y = cm(game.centre_y(mover, mover == duel::kDavid ? s.david_y : s.goliath_y));
   std::optional<PointChoice> best;
@@ -133,29 +136,30 @@ std::optional<PointChoice> nearest_destination(const DuelGame& game, const DuelS
     }
   }
   if (best) {
-    DuelState after = s;
-    if (mover == duel::kDavid) {
-      after.david_x = static_cast<std::uint8_t>(duel::act::destination_x(best->action));
-      after.david_y = static_cast<std::uint8_t>(duel::act::destination_y(best->action));
-    } else {
-      after.goliath_x = static_cast<std::uint8_t>(duel::act::destination_x(best->action));
-      after.goliath_y = static_cast<std::uint8_t>(duel::act::destination_y(best->action));
-    }
-    best->gap_cm = game.edge_distance_cm(after);
+    best->gap_cm = game.edge_distance_cm(duel::moved(
+        s, mover, duel::act::destination_x(best->action), duel::act::destination_y(best->action)));
   }
   return best;
 }
 
 void write_action_fields(JsonWriter&, const DuelGame&, const DuelState&, Action) {}
 
+std::optional<std::pair<double, double>> action_place(const DuelGame& game, const DuelState& s,
+                                                      Action a) {
+  if (s.phase != duel::Phase::kDestination || !duel::act::is_destination(a)) return std::nullopt;
+  const duel::Side mover = duel::mover_of(s);
+  return std::pair{cm(game.centre_x(mover, duel::act::destination_x(a))),
+                   cm(game.centre_y(mover, duel::act::destination_y(a)))};
+}
+
 std::optional<MoveTrail> move_trail(const DuelGame& game, const DuelState& before, Action a,
                                     int ply) {
   if (before.phase != duel::Phase::kDestination || !duel::act::is_destination(a))
     return std::nullopt;
-  const auto mover = static_cast<duel::Side>(before.actor);
+  const duel::Side mover = duel::mover_of(before);
   const bool david = mover == duel::kDavid;
   MoveTrail trail;
-  trail.side = before.actor;
+  trail.side = mover;
   trail.group = ply;
   trail.points.emplace_back(cm(game.centre_x(mover, david ? before.david_x : before.goliath_x)),
                             cm(game.centre_y(mover, david ? before.david_y : before.goliath_y)));
@@ -294,6 +298,15 @@ void write_action_fields(JsonWriter& out, const DanelawGame& game, const danelaw
       if (r.hex == hex) write_int(out, "cost", r.cost);
     }
   }
+}
+
+std::optional<std::pair<double, double>> action_place(const DanelawGame& game,
+                                                      const danelaw::State&, Action a) {
+  const int hex = danelaw::action_payload(a);
+  if (!has_hex(danelaw::action_kind(a)) || hex >= game.map().size()) return std::nullopt;
+  const HexFrame frame(game.map());
+  const danelaw::HexInfo& h = game.map().hex(hex);
+  return std::pair{frame.x(h), frame.y(h)};
 }
 
 std::optional<MoveTrail> move_trail(const DanelawGame& game, const danelaw::State& before, Action a,

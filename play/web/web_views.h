@@ -62,6 +62,17 @@ inline std::optional<MoveTrail> move_trail(const pig::PigGame&, const pig::PigSt
   return std::nullopt;
 }
 
+// Where an action is on the board, for a hint drawn there: a duel destination's centre (cm), a
+// danelaw hex's centre (the map's coordinates); nullopt for an action that is not a place.
+std::optional<std::pair<double, double>> action_place(const duel::DuelGame& game,
+                                                      const duel::DuelState& s, Action a);
+std::optional<std::pair<double, double>> action_place(const danelaw::DanelawGame& game,
+                                                      const danelaw::State& s, Action a);
+inline std::optional<std::pair<double, double>> action_place(const pig::PigGame&,
+                                                             const pig::PigState&, Action) {
+  return std::nullopt;
+}
+
 // The faces of the dice of a chance outcome thrown at `before`.
 std::vector<int> dice_faces(const duel::DuelGame&, const duel::DuelState& before, Action outcome);
 std::vector<int> dice_faces(const danelaw::DanelawGame&, const danelaw::State&, Action outcome);

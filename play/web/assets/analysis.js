@@ -64,15 +64,20 @@ function drawAnalysis() {
   head.textContent = 'Analysis';
   const source = document.createElement('div');
   source.className = 'note';
-  source.textContent = 'Values: ' + a.values.source + '. The graph: ' + sideName(a, 0) + '\u2019s win chance; errors and big rolls marked.';
+  const automatic = a.plies.filter((p) => p.automatic).length;
+  const who = (side) => sideName(a, side) + (a.sides[side].player ? ' (' + a.sides[side].player + ')' : '');
+  source.textContent = who(0) + ' against ' + who(1) + '. Values: ' + plainSource(a.values.source) +
+      '. The graph: ' + sideName(a, 0) + '\u2019s win chance, ply by ply; errors and big rolls marked.' +
+      (automatic ? ' ' + automatic + (automatic === 1 ? ' answer' : ' answers') +
+                   ' given automatically for the player (God\u2019s question not asked) are not rated.' : '');
   // An image, not inline markup: the graph is drawn, never run.
   const graph = document.createElement('img');
   graph.className = 'analysis-graph';
   graph.alt = 'win chance over the game';
   graph.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
-  box.append(head, source, graph, totalsTable(a));
+  box.append(head, source, graph, graphLegend(), totalsTable(a));
 
-  const errors = a.plies.filter((p) => p.side >= 0 && p.error);
+  const errors = a.plies.filter((p) => p.side >= 0 && p.error && !p.automatic);
   const title = document.createElement('div');
   title.textContent = errors.length ? 'Errors (click one to see its position and the better move):'
                                     : 'No errors.';
@@ -84,7 +89,7 @@ function drawAnalysis() {
     item.dataset.ply = p.ply;
     item.className = 'error-' + p.error.replace(' ', '-');
     item.textContent = 'ply ' + p.ply + (p.turn ? ', turn ' + p.turn : '') + ': ' + sideName(a, p.side) + ' ' +
-                       p.text.replace(/\s{2,}/g, ' ') + ' (' + p.error + ', ' + signedPoints(-p.loss) + ')';
+                       plainWords(p.text) + ' (' + p.error + ', ' + signedPoints(-p.loss) + ')';
     item.addEventListener('click', () => run(() => goToError(p)));
     list.appendChild(item);
   }
@@ -94,6 +99,21 @@ function drawAnalysis() {
   box.appendChild(move);
   if (analysisPick) showBetterMove(analysisPick);
   if (game) renderGameAnalysis(game);
+}
+
+// The graph's legend, as the page's text (the graph itself carries only its axes).
+function graphLegend() {
+  const legend = document.createElement('div');
+  legend.className = 'analysis-legend';
+  for (const [cls, label] of [['doubtful', 'doubtful'], ['bad', 'bad'], ['very-bad', 'very bad'],
+                              ['luck', 'a roll worth 10 points or more, pointing the way it went']]) {
+    const item = document.createElement('span');
+    const mark = document.createElement('i');
+    mark.className = 'mark-' + cls;
+    item.append(mark, label);
+    legend.appendChild(item);
+  }
+  return legend;
 }
 
 function totalsTable(a) {
@@ -130,7 +150,7 @@ function showBetterMove(p) {
   const a = analysisShown.a;
   const box = $('analysis-move');
   if (!box) return;
-  box.textContent = 'Ply ' + p.ply + ': ' + sideName(a, p.side) + ' played ' + p.text.replace(/\s{2,}/g, ' ') +
-                    ' (' + percent(p.chosen) + '); better: ' + p.best_text.replace(/\s{2,}/g, ' ') + ' (' +
+  box.textContent = 'Ply ' + p.ply + ': ' + sideName(a, p.side) + ' played ' + plainWords(p.text) +
+                    ' (' + percent(p.chosen) + '); better: ' + plainWords(p.best_text) + ' (' +
                     percent(p.best) + '), ' + p.error + ', ' + signedPoints(-p.loss) + '.';
 }

@@ -34,10 +34,13 @@ async function api(method, path, body) {
   return json;
 }
 
+// Every error reaches the player as Sling's one line ("sling: ..."), at the top of the page
+// whatever panel is shown; the form below keeps what was typed.
 function showError(error) {
   const box = $('error');
-  box.textContent = error ? String(error.message || error) : '';
-  box.hidden = !error;
+  const message = error ? String(error.message || error).replace(/\s+/g, ' ').trim() : '';
+  box.textContent = message ? (message.startsWith('sling: ') ? message : 'sling: ' + message) : '';
+  box.hidden = !message;
 }
 
 async function run(task) {
@@ -171,7 +174,21 @@ async function mapFields(input) {
   return text === null ? {} : { map: text, map_name: input.files[0].name };
 }
 
+// Start and Watch wait for the server to set the game up (the strong agent may first prepare for
+// a few seconds): both are disabled meanwhile and the form says what it waits for.
 async function startGame(watch) {
+  const buttons = [$('start'), $('watch')];
+  for (const b of buttons) b.disabled = true;
+  $('start-status').textContent = 'Setting up the game\u2026';
+  try {
+    await requestGame(watch);
+  } finally {
+    for (const b of buttons) b.disabled = false;
+    $('start-status').textContent = '';
+  }
+}
+
+async function requestGame(watch) {
   const request = { game: $('game').value, sides: chosenSides(), win_strip: $('win-strip').checked };
   if (watch) {
     request.sides = request.sides.map((s) => (s === 'human' ? 'normal' : s));
@@ -191,6 +208,7 @@ async function startGame(watch) {
 
 function openGame(state) {
   for (const panel of document.querySelectorAll('.panel')) panel.hidden = true;
+  $('back-to-game').hidden = true;
   $('play').hidden = false;
   pendingPoint = null;
   shownSignature = null;
@@ -208,11 +226,25 @@ function leaveGame(panelId) {
     $('leave-text').textContent = 'Leave this game at ply ' + game.ply + '? It stays on the server for ' +
         info.idle_minutes + ' minutes, and this address brings it back: ' + location.href;
     $('leave-dialog').hidden = false;
-    $('leave-yes').onclick = () => { $('leave-dialog').hidden = true; showPanel(panelId); };
-    $('leave-yes').focus();
+    $('leave-yes').onclick = () => { $('leave-dialog').hidden = true; leftGame = gameId; showPanel(panelId); };
+    $('leave-no').focus();  // the safe answer is the one Enter gives
     return;
   }
+  leftGame = game && game.mode === 'play' && !game.over ? gameId : null;
   showPanel(panelId);
+}
+
+// The game left inside the page, still on the server: "Back to the game" brings it back.
+let leftGame = null;
+
+async function backToGame() {
+  const id = leftGame;
+  leftGame = null;
+  try {
+    openGame(Object.assign(await api('GET', '/api/games/' + id), { id: id }));
+  } catch (e) {
+    throw new Error('the game you left is no longer on the server: ' + e.message);
+  }
 }
 
 function showPanel(id) {
@@ -223,6 +255,7 @@ function showPanel(id) {
   window.slingBusy = tasks > 0;
   history.replaceState(null, '', location.pathname);
   $('play').hidden = true;
+  $('back-to-game').hidden = !leftGame;
   for (const panel of document.querySelectorAll('.panel')) panel.hidden = panel.id !== id;
 }
 
@@ -235,7 +268,7 @@ async function resumeFromAddress() {
     openGame(Object.assign(await api('GET', '/api/games/' + id), { id: id }));
   } catch (e) {
     history.replaceState(null, '', location.pathname);
-    throw new Error('The game of this address is no longer on the server (a game is kept until ' +
+    throw new Error('the game of this address is no longer on the server (a game is kept until ' +
                     'the server stops, or ' + info.idle_minutes + ' minutes after its page last ' +
                     'showed it): ' + e.message);
   }
@@ -245,8 +278,8 @@ async function loadSave() {
   const text = await readFile($('load-file'));
   $('load-file').value = '';
   if (text === null) return;
-  openGame(await api('POST', '/api/games', Object.assign({ record: text, sides: chosenSides() },
-                                                         await mapFields($('load-map-file')))));
+  // Played on by whoever the save names (the server reads them from it).
+  openGame(await api('POST', '/api/games', Object.assign({ record: text }, await mapFields($('load-map-file')))));
 }
 
 let replayRecords = null;
@@ -343,7 +376,7 @@ async function init() {
   for (const side of [0, 1]) $('side' + side).addEventListener('change', () => sideChanged(side));
   $('new-game').addEventListener('submit', (event) => { event.preventDefault(); run(() => startGame(false)); });
   $('watch').addEventListener('click', () => run(() => startGame(true)));
-  for (const tab of document.querySelectorAll('.tab')) tab.addEventListener('click', () => leaveGame(tab.dataset.panel));
+  for (const tab of document.querySelectorAll('.tab[data-panel]')) tab.addEventListener('click', () => leaveGame(tab.dataset.panel));
   $('load-file').addEventListener('change', () => run(loadSave));
   $('replay-file').addEventListener('change', () => run(loadReplay));
   $('replay-open').addEventListener('click', () => run(openReplayPick));
@@ -351,6 +384,7 @@ async function init() {
   $('analyse').addEventListener('click', () => run(requestAnalysis));
   $('undo').addEventListener('click', () => run(undo));
   $('close').addEventListener('click', () => leaveGame('panel-new'));
+  $('back-to-game').addEventListener('click', () => run(backToGame));
   $('leave-no').addEventListener('click', () => { $('leave-dialog').hidden = true; });
   $('point-confirm').addEventListener('click', () => run(() => act(pendingPoint.action)));
   $('point-cancel').addEventListener('click', () => { pendingPoint = null; render(); });

@@ -157,9 +157,10 @@ function drawDuel(container, s) {
   // The reachable area after the movement roll: every legal destination's lattice cell.
   if (b.reach.length) {
     const cell = b.pitch_cm;
-    const reach = el('g', { fill: b.actor === 0 ? '#3a7d44' : '#9c2f2f', 'fill-opacity': 0.28 }, svg);
+    const reach = el('g', { id: 'duel-reach', fill: b.mover === 0 ? '#3a7d44' : '#9c2f2f', 'fill-opacity': 0.28 }, svg);
     for (const [x, y] of b.reach) el('rect', { x: x - cell / 2, y: Y(y) - cell / 2, width: cell, height: cell }, reach);
   }
+  drawDuelHint(svg, s, Y);
   // Each side's last move: a trail from where the figure stood, and its old place outlined.
   const colours = ['#2f6690', '#7a4b2a'];
   (s.trails || []).forEach((group, side) => {
@@ -173,7 +174,8 @@ function drawDuel(container, s) {
                    'stroke-linecap': 'round', opacity: 0.55 }, g);
     }
   });
-  for (const ring of b.rings) ringLabel(svg, b, ring, size);
+  const placedLabels = [];  // each ring's label box: the next keeps clear of them
+  for (const ring of b.rings) ringLabel(svg, b, ring, size, placedLabels);
   const figure = (id, f, fill, label) => {
     const g = el('g', { id: id }, svg);
     el('circle', { cx: f.x, cy: Y(f.y), r: f.r, fill: fill, stroke: '#222', 'stroke-width': 0.1 }, g);
@@ -183,7 +185,7 @@ function drawDuel(container, s) {
   figure('david-figure', b.david, '#2f6690', 'D');
   animateFigures(s.id + ':duel', s.ply, { 'david-figure': [b.david.x, Y(b.david.y)], 'goliath-figure': [b.goliath.x, Y(b.goliath.y)] });
   if (pendingPoint && s.point_input) {
-    const mover = b.actor === 0 ? b.david : b.goliath;
+    const mover = b.mover === 0 ? b.david : b.goliath;  // David after a tie or a flee test
     el('line', { x1: mover.x, y1: Y(mover.y), x2: pendingPoint.x, y2: Y(pendingPoint.y), stroke: '#111', 'stroke-width': 0.08 }, svg);
     el('circle', { cx: pendingPoint.x, cy: Y(pendingPoint.y), r: mover.r, fill: 'none', stroke: '#111',
                    'stroke-width': 0.12, 'stroke-dasharray': '0.3 0.2', id: 'ghost' }, svg);
@@ -203,9 +205,35 @@ function drawDuel(container, s) {
       (b.god_available ? 'God is unused.' : 'God has been invoked.');
 }
 
+// The hint of a destination, on the board: every analysed point as a cell coloured from the
+// worst (pale) to the best (deep green), and the best point ringed with a star.
+function drawDuelHint(svg, s, Y) {
+  const hint = s.hint;
+  if (!hint || !s.point_input || hint.error) return;
+  const places = hint.actions.filter((a) => a.x !== undefined);
+  if (!places.length) return;
+  const wins = places.map((a) => a.win);
+  const low = Math.min(...wins), high = Math.max(...wins);
+  const cell = s.board.pitch_cm;
+  const heat = el('g', { id: 'hint-heat' }, svg);
+  for (const a of places) {
+    const t = high > low ? (a.win - low) / (high - low) : 1;
+    const r = el('rect', { x: a.x - cell / 2, y: Y(a.y) - cell / 2, width: cell, height: cell,
+                           fill: 'rgb(' + Math.round(235 - 200 * t) + ',' + Math.round(225 - 90 * t) + ',' +
+                                 Math.round(120 - 80 * t) + ')', 'fill-opacity': 0.75, class: 'hint-cell' }, heat);
+    el('title', {}, r).textContent = a.label + ': ' + percent(a.win);
+  }
+  const best = places.find((a) => a.best) || places[0];
+  const mark = el('g', { id: 'hint-best', 'pointer-events': 'none' }, svg);
+  el('circle', { cx: best.x, cy: Y(best.y), r: 0.9, fill: 'none', stroke: 'white', 'stroke-width': 0.35 }, mark);
+  el('circle', { cx: best.x, cy: Y(best.y), r: 0.9, fill: 'none', stroke: '#0b4f2a', 'stroke-width': 0.18 }, mark);
+  text(mark, best.x, Y(best.y) + 0.3, '\u2605', { 'font-size': 0.9, 'text-anchor': 'middle', fill: '#0b4f2a' });
+}
+
 // A ring's label where it can be read: on the ring, inside the board, as far from both figures
-// as the ring allows (never under David's base, never off the board).
-function ringLabel(svg, b, ring, size) {
+// as the ring allows (never under David's base, never off the board, never over another ring's
+// label: `placed` holds their boxes).
+function ringLabel(svg, b, ring, size, placed) {
   const label = ring.cm + ' cm: David ' + ring.david + ', Goliath ' + ring.goliath;
   const half = label.length * 0.19;  // half the label's width at font size 0.7
   let best = null;
@@ -213,12 +241,14 @@ function ringLabel(svg, b, ring, size) {
     const a = degrees * Math.PI / 180;
     const x = b.goliath.x + ring.r * Math.cos(a), y = b.goliath.y + ring.r * Math.sin(a);
     if (x - half < 0.3 || x + half > size - 0.3 || y < 0.8 || y > size - 0.8) continue;
+    if (placed.some((p) => Math.abs(p.x - x) < p.half + half + 0.3 && Math.abs(p.y - y) < 1.0)) continue;
     const clearance = Math.min(Math.hypot(x - b.david.x, y - b.david.y) - b.david.r - half,
                                Math.hypot(x - b.goliath.x, y - b.goliath.y) - b.goliath.r);
     const score = clearance - Math.abs(Math.sin(a)) * 0.5;  // prefer the ring's sides, where text lies flat along it
     if (!best || score > best.score) best = { x: x, y: y, score: score };
   }
   if (!best) return;
+  placed.push({ x: best.x, y: best.y, half: half });
   text(svg, best.x, size - best.y + 0.25, label, { 'font-size': 0.7, 'text-anchor': 'middle', fill: '#4a3d26',
        stroke: '#efe3c2', 'stroke-width': 0.25, 'paint-order': 'stroke', class: 'ring-label' });
 }
@@ -281,6 +311,7 @@ function drawDanelaw(container, s) {
     }
   });
   el('g', { id: 'movers' }, overlay);
+  drawDanelawHint(overlay, s);
   for (const [key, colour] of [['selected', '#e0a800'], ['target', '#c0392b'], ['rout', '#8e44ad']]) {
     if (!b[key]) continue;
     el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: 'white', 'stroke-width': 7 }, overlay);
@@ -292,6 +323,9 @@ function drawDanelaw(container, s) {
     const title = el('title', {}, g);
     title.textContent = a.label + (a.cost !== undefined ? ' (' + a.cost + ' MP)' : '');
     const small = a.kind === 'place';  // hundreds of sea hexes: small marks
+    // The whole hex takes the tap, whatever the mark's size: 30 units, 24 px from about 0.8 px a
+    // unit (a phone's map zoomed in twice).  Neighbouring hexes' areas do not overlap.
+    el('circle', { cx: a.x, cy: a.y, r: 15, fill: 'transparent', class: 'hex-target' }, g);
     el('circle', { cx: a.x, cy: a.y, r: small ? 5 : 9, fill: HEX_COLOURS[a.kind] || '#2980b9',
                    'fill-opacity': a.kind === 'army' ? 0.25 : 0.55, stroke: HEX_COLOURS[a.kind] || '#2980b9',
                    'stroke-width': small ? 1.2 : 2 }, g);
@@ -322,9 +356,24 @@ function drawDanelaw(container, s) {
   const side = s.sides[b.side] ? s.sides[b.side].name : '';
   $('board-caption').textContent = 'Turn ' + b.turn + ' of ' + b.turn_limit + ': ' + side +
       (b.movement_dice.length ? ', movement roll ' + b.movement_dice.join('+') : '') +
-      ', ' + b.points + ' movement points left. Danes hold ' + b.danish_towns + ' of ' + b.towns +
+      (b.movement_dice.length ? ', ' + b.points + ' movement points left' : '') + '. Danes hold ' + b.danish_towns + ' of ' + b.towns +
       ' towns (' + b.towns_to_win + ' to win). Armies on the map: Danes ' + b.armies[0] +
       ', English ' + b.armies[1] + '; in reserve: ' + b.pool[0] + ' and ' + b.pool[1] + '.';
+}
+
+// The hint's first moves numbered on the map where they act (the list says the same numbers).
+function drawDanelawHint(overlay, s) {
+  const hint = s.hint;
+  if (!hint || hint.error) return;
+  const marks = el('g', { id: 'hint-marks', 'pointer-events': 'none' }, overlay);
+  const k = armyScale(mapScale(overlay.ownerSVGElement));  // as large as the armies they sit on
+  hint.actions.slice(0, HINT_ROWS).forEach((a, i) => {
+    if (a.x === undefined) return;
+    const g = el('g', { class: 'hint-mark' + (a.best ? ' best' : '') }, marks);
+    const x = a.x + 9 * k, y = a.y - 9 * k;
+    el('circle', { cx: x, cy: y, r: 7 * k, fill: a.best ? '#0b4f2a' : '#333', stroke: 'white', 'stroke-width': 1.5 * k }, g);
+    text(g, x, y + 3.5 * k, i + 1, { 'font-size': 10 * k, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
+  });
 }
 
 // The map's height without the legend the server draws below it (the page shows its own).
@@ -358,9 +407,104 @@ function mapLegend() {
 function applyMapView(svg) {
   svg.setAttribute('viewBox', mapView.join(' '));
   const pxPerUnit = mapScale(svg);
-  const townSize = Math.min(22, Math.max(8, 11 / pxPerUnit));
+  const townSize = Math.max(8, 11.1 / pxPerUnit);
   for (const t of svg.querySelectorAll('text.town')) t.style.fontSize = townSize + 'px';
+  scaleArmies(svg, pxPerUnit);
+  placeTownNames(svg, townSize);
   svg.classList.toggle('zoomed-in', pxPerUnit >= 1.6);
+}
+
+// The armies' squares (12 units, the server's drawing) grown about their centres so that their
+// letters (D, E, M) read at 11 px or more, up to nearly a hex (2.4 times): zoomed in, they are
+// drawn as the server drew them.
+function armyScale(pxPerUnit) {
+  return Math.min(2.4, Math.max(1, 11.1 / (9 * pxPerUnit)));
+}
+
+function scaleArmies(svg, pxPerUnit) {
+  const k = armyScale(pxPerUnit);
+  for (const r of svg.querySelectorAll('rect[rx="2"]')) {
+    const cx = Number(r.getAttribute('x')) + 6, cy = Number(r.getAttribute('y')) + 6;
+    const transform = k === 1 ? '' : 'translate(' + cx + ' ' + cy + ') scale(' + k + ') translate(' + -cx + ' ' + -cy + ')';
+    for (const node of [r, r.nextElementSibling]) {
+      if (!node) continue;
+      if (transform) node.setAttribute('transform', transform); else node.removeAttribute('transform');
+      if (node.tagName === 'text') node.classList.add('army-letter');
+    }
+  }
+}
+
+// The towns' names at the size the view needs, placed again so that none overlaps another name,
+// a town or an army: each at the first free place around its town (below, above, beside, then
+// the diagonals, then farther out with a leader line).  A name with no free place at this zoom
+// is hidden (its town's tooltip still names it) until the map is zoomed in.
+function placeTownNames(svg, size) {
+  for (const line of svg.querySelectorAll('line.town-leader')) line.remove();
+  const towns = [...svg.querySelectorAll('text.town')];
+  const taken = [];
+  const markers = [];
+  for (const t of towns) {
+    if (!t.slingTown) {
+      // The town's circle precedes its name (a server leader line may lie between).
+      let c = t.previousElementSibling;
+      while (c && c.tagName !== 'circle') {
+        const previous = c.previousElementSibling;
+        if (c.tagName === 'line') c.remove();
+        c = previous;
+      }
+      t.slingTown = c ? { x: Number(c.getAttribute('cx')), y: Number(c.getAttribute('cy')), r: Number(c.getAttribute('r')) }
+                      : { x: Number(t.getAttribute('x')), y: Number(t.getAttribute('y')), r: 0 };
+      if (c) el('title', {}, c).textContent = t.textContent;
+    }
+    const m = t.slingTown;
+    markers.push([m.x - m.r, m.y - m.r, m.x + m.r, m.y + m.r]);
+  }
+  taken.push(...markers);
+  // The marks of the hexes to choose (not the hundreds of small placement marks at sea).
+  for (const c of svg.querySelectorAll('.hex-choice:not([data-kind="place"]) circle:not(.hex-target)')) {
+    const x = Number(c.getAttribute('cx')), y = Number(c.getAttribute('cy')), r = Number(c.getAttribute('r'));
+    taken.push([x - r, y - r, x + r, y + r]);
+  }
+  const half = 6 * armyScale(mapScale(svg));  // the armies, as scaleArmies grew them
+  for (const r of svg.querySelectorAll('rect[rx="2"]')) {
+    const cx = Number(r.getAttribute('x')) + 6, cy = Number(r.getAttribute('y')) + 6;
+    taken.push([cx - half, cy - half, cx + half, cy + half]);
+  }
+  const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+  const view = mapView;
+  for (const t of towns) {
+    const m = t.slingTown;
+    t.style.display = '';
+    const width = t.getComputedTextLength ? t.getComputedTextLength() : t.textContent.length * 0.6 * size;
+    const half = width / 2 + 0.1 * size, gap = 0.25 * size;
+    const candidates = [];
+    for (const reach of [1, 2.2, 3.4, 4.6, 5.8]) {
+      const down = m.r + gap + 0.9 * size + (reach - 1) * size * 1.2;
+      const up = -(m.r + gap + 0.3 * size + (reach - 1) * size * 1.2);
+      const side = m.r + gap + half + (reach - 1) * size;
+      const mid = 0.3 * size;
+      candidates.push([0, down, reach], [0, up, reach], [side, mid, reach], [-side, mid, reach],
+                      [side, down, reach], [-side, down, reach], [side, up, reach], [-side, up, reach]);
+    }
+    let placed = null;
+    for (const [dx, dy, reach] of candidates) {
+      const x = m.x + dx, y = m.y + dy;
+      const box = [x - half, y - 0.95 * size, x + half, y + 0.3 * size];
+      if (box[0] < view[0] || box[2] > view[0] + view[2]) continue;
+      if (taken.some((b) => overlaps(b, box))) continue;
+      placed = { x: x, y: y, box: box, leader: reach > 1 };
+      break;
+    }
+    if (!placed) { t.style.display = 'none'; continue; }
+    t.setAttribute('x', placed.x);
+    t.setAttribute('y', placed.y);
+    taken.push(placed.box);
+    if (placed.leader) {
+      const line = el('line', { x1: m.x, y1: m.y, x2: placed.x, y2: placed.y - 0.3 * size, stroke: '#222',
+                                'stroke-width': 0.6 * size / 8, class: 'town-leader' });
+      t.parentNode.insertBefore(line, t);
+    }
+  }
 }
 
 // Screen pixels per map unit (the view is fitted whole into the box: preserveAspectRatio meet).

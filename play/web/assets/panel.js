@@ -34,6 +34,29 @@ function agentName(gameName, spec) {
   return spec.split(':')[0];
 }
 
+// The engine's short action names, as a player says them.
+const PLAIN_ACTIONS = { 'drop-shield': 'drop the shield', 'reroll-david': 're-roll David\u2019s die',
+                        'reroll-goliath': 're-roll Goliath\u2019s die', 'reroll': 're-roll the die',
+                        'accept': 'accept the dice' };
+
+function plainWords(text) {
+  return text.replace(/\s{2,}/g, ' ')
+             .replace(/^(drop-shield|reroll-david|reroll-goliath|reroll|accept)\b/, (w) => PLAIN_ACTIONS[w])
+             .replace(/\(rule of thumb\)/g, '(the simple rule\u2019s choice)');
+}
+
+// Where the values come from, in a player's words.
+function plainSource(text) {
+  const coarse = /^the exact (\d+) cm solution interpolated to the (\d+) cm lattice/.exec(text || '');
+  if (coarse) return 'the solved game on a ' + coarse[1] + ' cm grid, read between its points (close, not exact)';
+  return text;
+}
+
+// "David is thinking", "The Danes are thinking".
+function thinkingText(side) {
+  return side === 'Danes' || side === 'English' ? 'The ' + side + ' are thinking\u2026' : side + ' is thinking\u2026';
+}
+
 // The server's prompts also tell a terminal user what to type; the page keeps the question.
 function pagePrompt(text) {
   return text.replace(/:\s*pick a number.*$/, '')
@@ -58,7 +81,10 @@ function actionLabel(s, a) {
              (hold[3] ? ' and win' : '');
     }
   }
-  return a.label.replace(/\s{2,}/g, ' ');
+  // God's answers say what they do: "re-roll David's 3", not "reroll-david (re-roll David's 3)".
+  const reroll = /^reroll[a-z-]*\s+\((.*)\)$/.exec(a.label);
+  if (reroll) return reroll[1];
+  return plainWords(a.label);
 }
 
 function renderPanel(s) {
@@ -80,10 +106,11 @@ function renderPanel(s) {
   $('result').textContent = s.over ? resultText(s) : '';
   $('result').title = s.over ? s.result : '';
   $('status').textContent = (play ? 'Ply ' : 'Replay: ply ') + s.ply + (play && s.ply === s.plies ? '' : ' of ' + s.plies) +
-                            ', seed ' + s.seed + (s.ai_error ? '. ' + s.ai_error : '');
+                            ', seed ' + s.seed + (s.ai_error ? '. ' + s.ai_error : '') +
+                            (s.standoff ? '. A stand-off: the same positions come back, so the game plays at full speed until something changes.' : '');
   const thinker = s.to_move >= 0 ? s.sides[s.to_move].name : '';
   $('thinking').hidden = !s.thinking && !s.hint_running;
-  $('thinking-text').textContent = s.thinking ? thinker + ' is thinking\u2026' : 'Analysing\u2026';
+  $('thinking-text').textContent = s.thinking ? thinkingText(thinker) : 'Analysing\u2026';
   renderLastRoll(s);
   const god = !!(s.board && s.board.god_prompt && s.human_turn);
   $('god').hidden = !god;
@@ -112,8 +139,10 @@ function renderPanel(s) {
   }
   $('point').hidden = !(pendingPoint && s.point_input);
   if (pendingPoint && s.point_input) {
-    $('point-text').textContent = pendingPoint.label.replace(/\s{2,}/g, ' ') + ': ' + pendingPoint.move_cm.toFixed(1) +
-        ' cm moved, ' + pendingPoint.gap_cm.toFixed(1) + ' cm between the bases. ';
+    // The point, then what it does: the label's own gap would repeat the readout's.
+    const where = pendingPoint.label.split(/\s{2,}/)[0];
+    $('point-text').textContent = where + (pendingPoint.move_cm === 0 ? ', where he stands' : '') + ': ' +
+        pendingPoint.move_cm.toFixed(1) + ' cm moved, ' + pendingPoint.gap_cm.toFixed(1) + ' cm between the bases. ';
   }
   $('hint').disabled = !s.human_turn || s.hint_running;
   $('undo').disabled = !s.can_undo;
@@ -215,8 +244,10 @@ function renderLog(s) {
     const number = document.createElement('span');
     number.className = 'ply';
     number.textContent = entry.ply + '.';
-    item.append(number, ' ' + entry.text);
-    item.className = (entry.side === -1 ? 'chance' : '') + (s.mode === 'replay' && entry.ply === s.ply ? ' current' : '');
+    const said = entry.side >= 0 ? /^([A-Za-z ]+): (.*)$/.exec(entry.text) : null;
+    item.append(number, ' ' + (said ? said[1] + ': ' + plainWords(said[2]) : entry.text));
+    item.className = (entry.side === -1 ? 'chance' : '') + (entry.automatic ? ' automatic' : '') +
+                     (s.mode === 'replay' && entry.ply === s.ply ? ' current' : '');
     if (s.mode === 'replay') item.addEventListener('click', () => run(() => replayTo(entry.ply)));
     list.appendChild(item);
   }
@@ -229,16 +260,16 @@ function renderAnalysis(s) {
   s.analysis.forEach((move, side) => {
     if (!move || s.sides[side].human) return;
     const line = document.createElement('div');
-    let content = s.sides[side].name + ' (' + playerName(s, side) + ') played ' + move.action.replace(/\s{2,}/g, ' ');
+    let content = s.sides[side].name + ' (' + playerName(s, side) + ') played ' + plainWords(move.action);
     if (move.estimated) {
       content += ': ' + (move.exact ? 'exact' : 'estimated') + ' win chance ' + percent(move.win);
       if (move.alternatives.length) {
         content += '; alternatives: ' + move.alternatives.map((a) => a.label + ' ' + percent(a.win)).join(', ');
       }
     } else {
-      content += ' (a rule of thumb: no estimate)';
+      content += ' (a simple rule, which gives no estimate)';
     }
-    if (move.note) content += ' (' + move.note + ')';
+    if (move.note) content += ' (' + plainSource(move.note) + ')';
     line.textContent = content;
     box.appendChild(line);
   });
@@ -265,15 +296,32 @@ function renderHint(s) {
   box.appendChild(head);
   const table = document.createElement('table');
   table.className = 'hint';
-  for (const a of hint.actions) {
+  // The few that matter; the board shows the rest (the duel's destinations as a heat map).
+  const numbered = s.game === 'danelaw';
+  for (const [i, a] of hint.actions.slice(0, HINT_ROWS).entries()) {
     const row = table.insertRow();
     if (a.best) row.className = 'best';
-    row.insertCell().textContent = a.label + (a.best ? '  \u2190 best' : '');
+    row.insertCell().textContent = (numbered && a.x !== undefined ? (i + 1) + '. ' : '') + plainWords(a.label) +
+                                   (a.best ? '  \u2190 best' : '');
     row.insertCell().textContent = percent(a.win);
-    row.insertCell().textContent = a.visits ? a.visits + ' visits' : '';
+    if (hint.count_word) row.insertCell().textContent = a.visits ? a.visits.toLocaleString('en') + ' ' + hint.count_word : '';
   }
   box.appendChild(table);
+  const more = hint.actions.length - HINT_ROWS;
+  if (more > 0) {
+    const note = document.createElement('div');
+    note.className = 'note';
+    note.textContent = 'and ' + more + ' more' + (s.point_input ? ', coloured on the board (deep green is best, \u2605 the best point)' : '') + '.';
+    box.appendChild(note);
+  } else if (s.point_input) {
+    const note = document.createElement('div');
+    note.className = 'note';
+    note.textContent = 'On the board: deep green is best, \u2605 the best point.';
+    box.appendChild(note);
+  }
 }
+
+const HINT_ROWS = 5;
 
 // The strong agent's estimate of the first side's win chance after every decision (optional).
 function drawStrip(container, s) {
