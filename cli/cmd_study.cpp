@@ -14,6 +14,7 @@
 #include "cli/game_options.h"
 #include "cli/study_best_response.h"
 #include "cli/study_regret.h"
+#include "cli/study_sweep.h"
 #include "engine/core/errors.h"
 #include "experiments/studies/danelaw_balance.h"
 #include "experiments/studies/god_study.h"
@@ -247,8 +248,8 @@ void run_balance(const StudyBalanceCommand& c) {
 
 const RegisterCommand kRegister(
     "study",
-    "Studies: the duel's God, danelaw's balance, best responses to the heuristic, an agent's "
-    "regret",
+    "Studies: the duel's God, a duel rule swept, danelaw's balance, best responses to the "
+    "heuristic, an agent's regret",
     [](CLI::App& sub) {
       sub.require_subcommand(1);
       CLI::App* god =
@@ -328,6 +329,7 @@ const RegisterCommand kRegister(
 
       add_best_response_study(sub);
       add_regret_study(sub);
+      add_sweep_study(sub);
     });
 
 }  // namespace

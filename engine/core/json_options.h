@@ -44,10 +44,11 @@ std::string options_to_json(const T& options) {
   return out.str();
 }
 
-// Reads an options struct from JSON text over the defaults of T{}, then calls T::validate().
+// Reads an options struct from JSON text over the values of `base` (a key `text` leaves out keeps
+// base's value), then calls T::validate(): a variant of some rules, one key changed.
 template <class T>
-T options_from_json(std::string_view text, std::string_view what) {
-  rapidjson::Document merged = json_detail::parse_or_throw(options_to_json(T{}), what);
+T options_over(const T& base, std::string_view text, std::string_view what) {
+  rapidjson::Document merged = json_detail::parse_or_throw(options_to_json(base), what);
   const rapidjson::Document overrides = json_detail::parse_or_throw(text, what);
   if (!overrides.IsObject()) throw RulesError(std::string(what) + ": expected a JSON object");
   json_detail::merge_checked(merged, overrides, merged.GetAllocator(), "", what);
@@ -61,6 +62,12 @@ T options_from_json(std::string_view text, std::string_view what) {
   }
   options.validate();
   return options;
+}
+
+// Reads an options struct from JSON text over the defaults of T{}, then calls T::validate().
+template <class T>
+T options_from_json(std::string_view text, std::string_view what) {
+  return options_over(T{}, text, what);
 }
 
 }  // namespace sling

@@ -68,18 +68,33 @@ Action DuelGame::heuristic_action(const State& s, Rng& rng) const {
       double best_score = -1e18;
       const double reach = move_base(s, kGoliath) - 1 + contact_tolerance_units() / 20.0 + 0.5;
       const double half_board = rules_.board_cm / 2.0;
+      if (mover == kGoliath || s.has(kGoliathDazed)) {
+        // Close in (David also closes on a dazed Goliath to behead him): the first destination
+        // of the least edge gap.  The gap is max(0, distance - radii), increasing in the squared
+        // centre distance clamped below at radii^2, so that integer orders the destinations as
+        // the gap does, ties included, without a square root each.
+        const std::int64_t touching =
+            static_cast<std::int64_t>(geometry_.sum_radii_units()) * geometry_.sum_radii_units();
+        std::int64_t best_key = INT64_MAX;
+        for (Action a : actions) {
+          const State t = moved(s, mover, act::destination_x(a), act::destination_y(a));
+          const std::int64_t key = std::max(centre_distance2(t), touching);
+          if (key < best_key) {
+            best_key = key;
+            best = a;
+          }
+        }
+        return best;
+      }
+      // David keeps just out of Goliath's reach, near the centre.
       for (Action a : actions) {
         const State t = moved(s, mover, act::destination_x(a), act::destination_y(a));
         const double gap = edge_distance_cm(t);
-        double score;
-        if (mover == kGoliath || s.has(kGoliathDazed)) {
-          score = -gap;  // close in (David also closes on a dazed Goliath to behead him)
-        } else {
-          const double cx = centre_x(kDavid, t.david_x) / 20.0 - half_board;
-          const double cy = centre_y(kDavid, t.david_y) / 20.0 - half_board;
-          const double from_centre = std::sqrt(cx * cx + cy * cy);
-          score = -std::abs(gap - reach) - (gap < reach ? 10.0 : 0.0) - 0.3 * from_centre;
-        }
+        const double cx = centre_x(kDavid, t.david_x) / 20.0 - half_board;
+        const double cy = centre_y(kDavid, t.david_y) / 20.0 - half_board;
+        const double from_centre = std::sqrt(cx * cx + cy * cy);
+        const double score =
+            -std::abs(gap - reach) - (gap < reach ? 10.0 : 0.0) - 0.3 * from_centre;
         if (score > best_score) {
           best_score = score;
           best = a;

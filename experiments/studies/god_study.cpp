@@ -170,7 +170,7 @@ DecisionTally tally_games(const DuelGame& game, const std::vector<GameLog>& logs
       result.settled_with_javelin += s.has(kGoliathJavelin);
       result.settled_david_has_stone += s.has(kDavidHasStone);
     }
-    result.max_plies = std::max(result.max_plies, log.plies);
+    if (!log.settled) result.max_plies = std::max(result.max_plies, log.plies);
     for (std::size_t k = 0; k < log.decisions.size(); ++k) {
       const Roll roll = log.decision_rolls[k];
       RollStudy& r = result.by_roll[static_cast<std::size_t>(roll)];

@@ -59,8 +59,8 @@ struct GodStudyResult {
   std::vector<double> settled_distance_cm;
   int settled_with_god = 0, settled_with_shield = 0, settled_with_javelin = 0,
       settled_david_has_stone = 0;
-  double mean_plies = 0;  // of the games that ended (decisions and dice)
-  std::int64_t max_plies = 0;
+  double mean_plies = 0;       // of the games that ended (decisions and dice)
+  std::int64_t max_plies = 0;  // the longest game that was not settled
   int god_used_games = 0;
   std::vector<RollStudy> by_roll;         // indexed by Roll
   std::vector<std::int64_t> use_by_turn;  // God uses by the turn they happened in

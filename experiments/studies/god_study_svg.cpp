@@ -193,7 +193,7 @@ const char* series_colour(std::size_t k) {
 }
 
 std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::string& title,
-                           const std::string& x_label, const std::string& y_label) {
+                           const std::string& x_label, const std::string& y_label, XScale x_scale) {
   constexpr double kFont = 11, kGlyph = 0.6 * kFont, kLeft = 60, kTop = 48, kPlotWidth = 520,
                    kPlotHeight = 260, kRight = 30, kRow = 18;
   double x_lo = 1e300, x_hi = -1e300, y_lo = 1e300, y_hi = -1e300;
@@ -209,8 +209,24 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::st
   if (y_lo > y_hi) y_lo = y_hi = 0;
   // x: whole doublings around the data; y: a step of 1, 2 or 5 in a power of ten, about five
   // gridlines, widened to whole steps.
-  const double lx_lo = std::floor(std::log2(std::max(1.0, x_lo)));
-  const double lx_hi = std::max(lx_lo + 1, std::ceil(std::log2(std::max(1.0, x_hi))));
+  const bool doubling = x_scale == XScale::kDoubling;
+  // The x gridlines: whole doublings, or whole steps of 1, 2 or 5 in a power of ten (about six).
+  double x_step = 1;
+  if (!doubling) {
+    const double x_raw = std::max(1e-9, (x_hi - x_lo) / 6);
+    const double x_magnitude = std::pow(10.0, std::floor(std::log10(x_raw)));
+    x_step = 10 * x_magnitude;
+    for (double m : {1.0, 2.0, 5.0}) {
+      if (m * x_magnitude >= 0.999 * x_raw) {
+        x_step = m * x_magnitude;
+        break;
+      }
+    }
+  }
+  const double lx_lo =
+      doubling ? std::floor(std::log2(std::max(1.0, x_lo))) : std::floor(x_lo / x_step) * x_step;
+  const double lx_hi = doubling ? std::max(lx_lo + 1, std::ceil(std::log2(std::max(1.0, x_hi))))
+                                : std::max(lx_lo + x_step, std::ceil(x_hi / x_step) * x_step);
   const double raw = std::max(1e-4, (y_hi - y_lo) / 5);
   const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
   double step = 10 * magnitude;
@@ -224,7 +240,8 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::st
   double g_hi = std::ceil(y_hi / step) * step;
   if (g_hi <= g_lo) g_hi = g_lo + step;
   auto px = [&](double x) {
-    return kLeft + (std::log2(std::max(1.0, x)) - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
+    const double at = doubling ? std::log2(std::max(1.0, x)) : x;
+    return kLeft + (at - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
   };
   auto py = [&](double y) { return kTop + (g_hi - y) / (g_hi - g_lo) * kPlotHeight; };
   std::size_t longest = title.size();
@@ -250,12 +267,20 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::st
     svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << py(y) + 4 << "\" text-anchor=\"end\">" << label
         << "</text>\n";
   }
-  for (int k = static_cast<int>(lx_lo); k <= static_cast<int>(lx_hi); ++k) {
-    const double x = kLeft + (k - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
+  const int x_ticks = static_cast<int>(std::lround((lx_hi - lx_lo) / x_step));
+  for (int k = 0; k <= x_ticks; ++k) {
+    const double at = lx_lo + k * x_step;
+    const double x = kLeft + (at - lx_lo) / (lx_hi - lx_lo) * kPlotWidth;
     svg << "<line x1=\"" << x << "\" y1=\"" << kTop << "\" x2=\"" << x << "\" y2=\""
         << kTop + kPlotHeight << "\" stroke=\"#eeeeee\"/>\n";
+    char label[32];
+    if (doubling) {
+      std::snprintf(label, sizeof label, "%ld", 1L << static_cast<int>(std::lround(at)));
+    } else {
+      std::snprintf(label, sizeof label, "%g", at);
+    }
     svg << "<text x=\"" << x << "\" y=\"" << kTop + kPlotHeight + 16 << "\" text-anchor=\"middle\">"
-        << (1L << k) << "</text>\n";
+        << label << "</text>\n";
   }
   svg << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kPlotWidth << "\" height=\""
       << kPlotHeight << "\" fill=\"none\" stroke=\"#555555\"/>\n";

@@ -33,10 +33,15 @@ struct ChartSeries {
   bool dashed = false;
 };
 
-// Lines over x on a doubling scale (turn caps, turns left: 1, 2, 4, ...) and y on a linear one
-// fitted to the data, y shown in percent; the legend under the plot, one row per line.
+// How a chart spaces x: in doublings (turn caps, turns left: 1, 2, 4, ...) or evenly (a rule's
+// values), with a gridline at every whole step of 1, 2 or 5 in a power of ten.
+enum class XScale { kDoubling, kLinear };
+
+// Lines over x and y on a linear scale fitted to the data, y shown in percent; the legend under
+// the plot, one row per line.
 std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::string& title,
-                           const std::string& x_label, const std::string& y_label);
+                           const std::string& x_label, const std::string& y_label,
+                           XScale x_scale = XScale::kDoubling);
 
 // Distinct colours for up to twelve lines (Paul Tol's muted scheme, readable by colour-blind
 // eyes, with orange and black).
