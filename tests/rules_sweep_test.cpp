@@ -63,6 +63,7 @@ TEST(RulesSweep, EachVariantIsItsOwnExactSolutionAndTheReportReadsThem) {
     const DuelSolution exact = solve_duel(DuelGame(rules));
     EXPECT_NEAR(v.summary.start, exact.summary().start, 1e-6) << v.value;
     EXPECT_NEAR(v.summary.start_without_god, exact.summary().start_without_god, 1e-6) << v.value;
+    EXPECT_TRUE(v.certified) << v.value;
     EXPECT_EQ(v.god.games, 300);
     EXPECT_GT(v.god.god_used_games, 0);
     EXPECT_GT(v.god_roll_share, 0);

@@ -210,10 +210,10 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::st
   // x: whole doublings around the data; y: a step of 1, 2 or 5 in a power of ten, about five
   // gridlines, widened to whole steps.
   const bool doubling = x_scale == XScale::kDoubling;
-  // The x gridlines: whole doublings, or whole steps of 1, 2 or 5 in a power of ten (about six).
+  // The x gridlines: whole doublings, or whole steps of 1, 2 or 5 in a power of ten (about five).
   double x_step = 1;
   if (!doubling) {
-    const double x_raw = std::max(1e-9, (x_hi - x_lo) / 6);
+    const double x_raw = std::max(1e-9, (x_hi - x_lo) / 5);
     const double x_magnitude = std::pow(10.0, std::floor(std::log10(x_raw)));
     x_step = 10 * x_magnitude;
     for (double m : {1.0, 2.0, 5.0}) {
