@@ -15,16 +15,14 @@
 #include "experiments/studies/rules_sweep.h"
 #include "run_sling.h"
 #include "solvers/duel/solver.h"
+#include "tests/duel_positions.h"
 #include "tests/svg_check.h"
 
 namespace sling::duel {
 namespace {
 
 DuelRules small_board() {
-  DuelRules rules;
-  rules.board_cm = 16;
-  rules.pitch_cm = 4;
-  return rules;
+  return duel_positions::board16(4);
 }
 
 // A directory of the test's own, used as the solution cache too.
