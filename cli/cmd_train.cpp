@@ -3,12 +3,19 @@
 // (experiments/training/danelaw_training.h) and writes it as JSON, with the command and seed that
 // produced it and its calibration.  The embedded default (solvers/danelaw/data/danelaw_value.json)
 // was written by this command; docs/strength.md gives the exact line.
+//
+// sling train danelaw --generations N --dir DIR [--games N] [--agent SPEC] [--gate E0,E1,A,B]
+// [--gate-pairs P] [--curve-pairs P] [--reference SPEC] [--start-model FILE]: self-play by
+// generations gated by an SPRT, resumable from DIR, with a learning curve
+// (experiments/training/danelaw_generations.h).
 #include <iomanip>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/game_options.h"
 #include "engine/core/io.h"
+#include "experiments/mpi_jobs.h"
+#include "experiments/training/danelaw_generations.h"
 #include "experiments/training/danelaw_training.h"
 
 namespace sling::cli {
@@ -18,8 +25,46 @@ struct TrainCommand {
   std::string game;
   GameOptions game_options;
   danelaw::TrainingOptions options;
+  danelaw::GenerationOptions generations = [] {
+    danelaw::GenerationOptions g;
+    g.generations = 0;  // 0: the iterations mode (no --generations given)
+    return g;
+  }();
+  std::string gate = "0,20,0.05,0.05";
   std::string out;
 };
+
+std::string generations_command_line(const TrainCommand& c) {
+  const danelaw::GenerationOptions& g = c.generations;
+  std::string line = "sling train danelaw --generations " + std::to_string(g.generations) +
+                     " --dir " + g.dir + " --games " + std::to_string(c.options.games) +
+                     " --agent '" + g.agent + "' --gate " + c.gate + " --gate-pairs " +
+                     std::to_string(g.gate_pairs) + " --curve-pairs " +
+                     std::to_string(g.curve_pairs) + " --seed " + std::to_string(c.options.seed);
+  if (!g.reference.empty()) line += " --reference '" + g.reference + "'";
+  if (!g.start_model.empty()) line += " --start-model " + g.start_model;
+  if (c.options.mixed_rules) line += " --mixed-rules";
+  if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
+  if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
+  return line;
+}
+
+// The generations mode: the shared options (games, seed, threads, rules mix) and its own.
+void run_generations_command(TrainCommand& c, const danelaw::DanelawGame& game) {
+  danelaw::GenerationOptions& g = c.generations;
+  g.games = c.options.games;
+  g.seed = c.options.seed;
+  g.threads = c.options.threads;
+  g.mixed_rules = c.options.mixed_rules;
+  g.l2 = c.options.l2;
+  g.gate = SprtParameters::parse(c.gate);
+  g.command = generations_command_line(c);
+  const danelaw::GenerationRun run =
+      danelaw::run_generations(game, g, [](const std::string& line) { std::cerr << line << "\n"; });
+  if (mpi::rank() != 0) return;  // under mpirun rank 0 alone writes and reports
+  std::cout << "wrote " << run.report_path << " (" << run.generations.size()
+            << " generations; champion gen-" << run.generations.back().champion << ")\n";
+}
 
 std::string command_line(const TrainCommand& c) {
   std::string line = "sling train danelaw --games " + std::to_string(c.options.games) +
@@ -35,9 +80,28 @@ const RegisterCommand kRegister(
     "train", "Fit danelaw's value model from self-play games", [](CLI::App& sub) {
       auto command = std::make_shared<TrainCommand>();
       sub.add_option("game", command->game, "Game: danelaw")->required();
-      sub.add_option("--games", command->options.games, "Self-play games per iteration")
+      sub.add_option("--games", command->options.games,
+                     "Self-play games per iteration (per generation)")
           ->required();
-      sub.add_option("--out", command->out, "Model file to write (JSON)")->required();
+      sub.add_option("--out", command->out, "Model file to write (JSON; without --generations)");
+      sub.add_option("--generations", command->generations.generations,
+                     "Self-play by generations, each gated by an SPRT against the champion "
+                     "(needs --dir)");
+      sub.add_option("--dir", command->generations.dir,
+                     "The generations' directory: checkpoint, models, report (continued when it "
+                     "holds a run)");
+      sub.add_option("--agent", command->generations.agent,
+                     "The agent both sides play in generations (a spec or preset scoring with the "
+                     "value model)");
+      sub.add_option("--gate", command->gate, "The gate's SPRT: elo0,elo1,alpha,beta");
+      sub.add_option("--gate-pairs", command->generations.gate_pairs,
+                     "The gate's budget of game pairs (undecided: rejected)");
+      sub.add_option("--curve-pairs", command->generations.curve_pairs,
+                     "Pairs each champion plays against the reference for the learning curve");
+      sub.add_option("--reference", command->generations.reference,
+                     "The learning curve's fixed opponent (default: generation 0's agent)");
+      sub.add_option("--start-model", command->generations.start_model,
+                     "Generation 0's model file (default: the embedded model)");
       sub.add_option("--iterations", command->options.iterations,
                      "Play-and-fit rounds: the first plays the heuristic, later ones the planner "
                      "with the model so far");
@@ -55,6 +119,12 @@ const RegisterCommand kRegister(
                             "')");
         }
         if (command->options.threads < 0) throw OptionError("--threads must be >= 0");
+        if (command->generations.generations != 0 || !command->generations.dir.empty()) {
+          const danelaw::DanelawGame game = make_game<danelaw::DanelawGame>(command->game_options);
+          run_generations_command(*command, game);
+          return;
+        }
+        if (command->out.empty()) throw OptionError("train: give --out FILE (or --generations)");
         check_writable(command->out);
         command->options.command = command_line(*command);
         const danelaw::DanelawGame game = make_game<danelaw::DanelawGame>(command->game_options);

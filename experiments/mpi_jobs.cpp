@@ -146,10 +146,14 @@ void require_same_run(const std::string& description, const std::string& local_e
   if (!verdict.empty()) throw OptionError(verdict);
 }
 
-std::string share_start(const std::string& error_at_root) {
-  std::string text = world().rank() == 0 ? error_at_root : "";
+std::string broadcast_text(const std::string& text_at_root) {
+  std::string text = world().rank() == 0 ? text_at_root : "";
   boost::mpi::broadcast(world(), text, 0);
   return text;
+}
+
+std::string share_start(const std::string& error_at_root) {
+  return broadcast_text(error_at_root);
 }
 
 namespace {
@@ -358,6 +362,10 @@ int size() {
 }
 
 void require_same_run(const std::string&, const std::string&) {}
+std::string broadcast_text(const std::string& text_at_root) {
+  return text_at_root;
+}
+
 std::string share_start(const std::string& error_at_root) {
   return error_at_root;
 }

@@ -45,6 +45,11 @@ void require_same_run(const std::string& description, const std::string& local_e
 // reason why not; every rank gets rank 0's text back.
 std::string share_start(const std::string& error_at_root);
 
+// Collective: every rank gets rank 0's `text_at_root` (what the others pass is ignored).  A run
+// whose rank 0 alone holds its state (a training run's directory) tells the workers with it what
+// comes next.
+std::string broadcast_text(const std::string& text_at_root);
+
 // What rank 0 says when the launcher stops it.  The note goes to stderr, and to `file` when that is
 // not empty: a launcher that is aborting a job may drop a rank's last output instead of forwarding
 // it, so a run with an output directory also leaves the note there, where it cannot be lost.

@@ -1,8 +1,8 @@
-// `sling tournament` and `sling match` under mpirun on this machine: the files are the ones one
-// process writes, for 1, 3 and 4 ranks; a killed worker stops the run cleanly and --resume on
-// another number of ranks finishes it to the same files; a rank started with another
-// configuration is refused; an agent program is kept by each worker rank.  Built only when the
-// build has MPI (SLING_MPIEXEC is set by CMake).
+// `sling tournament`, `sling match` and `sling train danelaw --generations` under mpirun on this
+// machine: the files are the ones one process writes, for 1, 3 and 4 ranks; a killed worker stops
+// the run cleanly and --resume on another number of ranks finishes it to the same files; a rank
+// started with another configuration is refused; an agent program is kept by each worker rank.
+// Built only when the build has MPI (SLING_MPIEXEC is set by CMake).
 #ifdef SLING_MPIEXEC
 
 #include <gtest/gtest.h>
@@ -300,6 +300,37 @@ TEST_F(TournamentMpi, AMatchOnThreeRanksHasTheSingleProcessResultAndRecords) {
             without_seconds(read_file((base_ / "one.json").string())));
   EXPECT_TRUE(reproducible_files(three) == reproducible_files(one));
   EXPECT_EQ(reproducible_files(one).size(), 40u);
+}
+
+TEST_F(TournamentMpi, TrainingGenerationsOnThreeRanksAreTheSingleProcessRunAndResume) {
+  const std::vector<std::string> train = {SLING_BINARY,
+                                          "train",
+                                          "danelaw",
+                                          "--games",
+                                          "10",
+                                          "--gate-pairs",
+                                          "4",
+                                          "--curve-pairs",
+                                          "3",
+                                          "--seed",
+                                          "11",
+                                          "--agent",
+                                          "planner:plans=2,samples=1,battle=0,english_plans=2"};
+  const fs::path one = base_ / "one", three = base_ / "three";
+  ASSERT_EQ(run(plus(train, {"--generations", "2", "--threads", "1", "--dir", one.string()}),
+                base_ / "log")
+                .code,
+            0);
+  // One generation on three ranks, then the second on three ranks from the directory.
+  for (const char* generations : {"1", "2"}) {
+    const Finished r =
+        run(plus(plus(mpirun(3), train), {"--generations", generations, "--dir", three.string()}),
+            base_ / "log");
+    ASSERT_EQ(r.code, 0) << r.output;
+  }
+  for (const char* file : {"run.json", "games.bin"}) {
+    EXPECT_EQ(read_file((three / file).string()), read_file((one / file).string())) << file;
+  }
 }
 
 }  // namespace

@@ -36,25 +36,24 @@ SelfPlayResult play_self_play(
       }
       return agent;
     };
-    std::vector<std::vector<TrainingPosition>> per_game(static_cast<std::size_t>(games));
+    std::vector<PlayedGame> per_game(static_cast<std::size_t>(games));
     MatchOptions match;
     match.games = games;
     match.seed = seeds.derive(static_cast<std::uint64_t>(variant)).next();
     match.threads = options.threads;
     match.on_game = [&](int index, const GameResult& played) {
       if (!played.error.empty()) return;  // the match counts it; reported below
-      const bool held_out = index % 5 == 0;
-      collect_positions(game, variant, played.record.history, played.winner == kDanes, held_out,
-                        per_game[static_cast<std::size_t>(index)]);
+      per_game[static_cast<std::size_t>(index)] = {variant, played.winner == kDanes, index % 5 == 0,
+                                                   played.record.history};
     };
     const MatchResult result = run_match(game, {options.agent, options.agent}, match, factory);
     if (result.errors[0] + result.errors[1] > 0) {
       throw SlingError("danelaw self-play game: " + result.first_error);
     }
-    for (const auto& positions : per_game) {
-      data.positions.insert(data.positions.end(), positions.begin(), positions.end());
+    for (PlayedGame& played : per_game) {
+      append_positions(data, played);
+      outcome.games.push_back(std::move(played));
     }
-    data.games += games;
     outcome.danish_wins += result.wins[kDanes];
     outcome.agent_uses_value = outcome.agent_uses_value || uses_value;
   }

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/danelaw/danelaw.h"
 #include "experiments/training/danelaw_training_data.h"
@@ -25,6 +26,7 @@ struct SelfPlayOptions {
 struct SelfPlayResult {
   int danish_wins = 0;
   bool agent_uses_value = false;  // whether the agent scored with the given evaluators
+  std::vector<PlayedGame> games;  // every game played, in the order their positions were added
 };
 
 // Plays the games and appends their positions to `data` (in game order, so the same for any

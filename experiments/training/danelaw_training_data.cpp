@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "engine/core/errors.h"
 #include "engine/core/game.h"
 
 namespace sling::danelaw {
@@ -15,6 +16,16 @@ void collect_positions(const DanelawGame& game, int variant, const std::vector<A
     if (s.phase == Phase::kMovementDice) out.push_back({variant, s, danes_won, held_out});
     apply_any(game, s, a);
   }
+}
+
+void append_positions(TrainingData& data, const PlayedGame& game) {
+  if (game.variant < 0 || game.variant >= static_cast<int>(data.variants.size())) {
+    throw SlingError("a played game names rules variant " + std::to_string(game.variant) + " of " +
+                     std::to_string(data.variants.size()));
+  }
+  collect_positions(data.variants[static_cast<std::size_t>(game.variant)], game.variant,
+                    game.history, game.danes_won, game.held_out, data.positions);
+  ++data.games;
 }
 
 namespace {

@@ -25,6 +25,16 @@ struct TrainingPosition {
   bool held_out = false;  // kept out of the fit, to measure it
 };
 
+// One self-play game as training keeps it: its positions replay from its history (what a
+// checkpoint of `sling train` stores, played_games_file.h).
+struct PlayedGame {
+  int variant = 0;
+  bool danes_won = false;
+  bool held_out = false;
+  std::vector<Action> history;
+  bool operator==(const PlayedGame&) const = default;
+};
+
 struct TrainingData {
   std::vector<DanelawGame> variants;  // the rules played (the first is the game trained for)
   std::vector<TrainingPosition> positions;
@@ -34,6 +44,9 @@ struct TrainingData {
 // Appends the positions at the start of each half-turn of one game, replayed from its history.
 void collect_positions(const DanelawGame& game, int variant, const std::vector<Action>& history,
                        bool danes_won, bool held_out, std::vector<TrainingPosition>& out);
+
+// Appends the positions of a played game (collect_positions under its variant's rules).
+void append_positions(TrainingData& data, const PlayedGame& game);
 
 // A way to learn an evaluator from labelled positions.
 class ValueFitter {
