@@ -68,8 +68,11 @@ DecisionKind kind_of(Action a) {
       return DecisionKind::kAdvance;
     case ActionKind::kRoutStep:
       return DecisionKind::kRout;
+    case ActionKind::kEndBattles:
+    case ActionKind::kStop:
+      return DecisionKind::kDecline;
     default:
-      return DecisionKind::kBattles;
+      return DecisionKind::kFight;  // attack a target, roll with an army
   }
 }
 
@@ -167,8 +170,10 @@ const char* decision_kind_name(DecisionKind kind) {
       return "placing at sea";
     case DecisionKind::kMovement:
       return "movement";
-    case DecisionKind::kBattles:
-      return "battles (targets, rolls, stops)";
+    case DecisionKind::kFight:
+      return "battle: attack, roll";
+    case DecisionKind::kDecline:
+      return "battle: end battles, stop";
     case DecisionKind::kAdvance:
       return "advance or hold";
     default:

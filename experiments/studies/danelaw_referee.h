@@ -23,7 +23,7 @@
 namespace sling::danelaw {
 
 // The kinds of decision a loss is counted under.
-enum class DecisionKind { kPlacing, kMovement, kBattles, kAdvance, kRout, kCount };
+enum class DecisionKind { kPlacing, kMovement, kFight, kDecline, kAdvance, kRout, kCount };
 inline constexpr int kDecisionKinds = static_cast<int>(DecisionKind::kCount);
 const char* decision_kind_name(DecisionKind kind);
 
