@@ -50,9 +50,7 @@ Action ExactAgent::act(const State& state) {
 }
 
 std::string ExactAgent::spec() const {
-  return max_states_ == ExactOptions{}.max_states
-             ? "exact"
-             : "exact:max_states=" + std::to_string(max_states_);
+  return "exact:max_states=" + std::to_string(max_states_);
 }
 
 }  // namespace sling::danelaw

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "agents/danelaw_exact_agent.h"
+#include "agents/registry.h"
 #include "engine/danelaw/danelaw.h"
 #include "experiments/match.h"
 #include "solvers/danelaw/exact_key.h"
@@ -174,6 +175,23 @@ TEST(DanelawExact, SolveCommandPrintsTheValueAndRefusesInOneLine) {
   EXPECT_NE(refused.status, 0);
   EXPECT_EQ(testing_support::count_lines(refused.output), 1) << refused.output;
   EXPECT_NE(refused.output.find("more than 500 states"), std::string::npos) << refused.output;
+}
+
+TEST(DanelawExact, TheAgentIsInTheRegistryAndReportsExactValues) {
+  const DanelawGame game = scenario("holt-3v");
+  const AgentPtr<DanelawGame> agent = make_agent(game, "exact");
+  EXPECT_EQ(agent->spec(), "exact:max_states=6000000");
+  EXPECT_EQ(make_agent(game, agent->spec())->spec(), agent->spec());
+  const State start = game.initial_state();
+  const Action chosen = agent->act(start);
+  State after = start;
+  game.apply_action(after, chosen);  // legal
+  const Analysis analysis = agent->last_analysis();
+  EXPECT_TRUE(analysis.exact);
+  EXPECT_NEAR(analysis.value, 2 * 0.084755285335 - 1, 1e-12);  // the Danes place first
+  EXPECT_EQ(analysis.actions.front().action, chosen);
+  // England is far too big to solve: a one-line refusal, not an attempt.
+  EXPECT_THROW(make_agent(DanelawGame{}, "exact"), RulesError);
 }
 
 // Against any opponent the exact side scores at least the value in expectation; the games'
