@@ -161,6 +161,16 @@ TEST(DanelawExact, TooManyStatesIsAOneLineRefusal) {
   EXPECT_LE(solver.states(), 1000u);
   // England is far beyond the packed key: refused before any solving.
   EXPECT_THROW(ExactSolver{DanelawGame{}}, RulesError);
+  // A scenario of 200 turns: its games outrun the recursion's limit long before the state limit.
+  DanelawRules long_rules = game.rules();
+  long_rules.turn_limit = 200;
+  ExactSolver long_solver{DanelawGame(long_rules)};
+  try {
+    long_solver.solve(long_solver.game().initial_state());
+    FAIL() << "a 200-turn scenario was solved";
+  } catch (const ScenarioTooLargeError& e) {
+    EXPECT_NE(std::string(e.what()).find("plies"), std::string::npos) << e.what();
+  }
 }
 
 TEST(DanelawExact, SolveCommandPrintsTheValueAndRefusesInOneLine) {

@@ -47,7 +47,7 @@ ExactSolver::ExactSolver(DanelawGame game, ExactOptions options)
 }
 
 double ExactSolver::solve(const State& s) {
-  return value(s);
+  return value(s, 0);
 }
 
 std::optional<double> ExactSolver::find(const State& s) const {
@@ -57,29 +57,34 @@ std::optional<double> ExactSolver::find(const State& s) const {
 }
 
 // Expectimax, depth first.  Recursion depth is the length of a game in plies (a few hundred for a
-// few turns), each frame an action list and a state: well within a thread's stack.
-double ExactSolver::value(const State& s) {
+// few turns); a frame holds a state and a key, its lists are lists_[depth].
+double ExactSolver::value(const State& s, int depth) {
   if (game_.is_terminal(s)) return danes_win(s);
   const ExactKey key = exact_key(s);
   if (const double* v = table_.find(key)) return *v;
+  if (depth >= kExactMaxPlies) {
+    throw ScenarioTooLargeError("danelaw exact solver: the scenario's games run past " +
+                                std::to_string(kExactMaxPlies) +
+                                " plies; solve a scenario with fewer turns");
+  }
+  if (static_cast<int>(lists_.size()) <= depth) lists_.emplace_back();
+  NodeLists& lists = lists_[static_cast<std::size_t>(depth)];
   const Player player = game_.current_player(s);
   double result = 0;
   if (player == kChancePlayer) {
-    ChanceList<DanelawGame> outcomes;
-    game_.chance_outcomes(s, outcomes);
-    for (const ChanceOutcome& o : outcomes) {
+    game_.chance_outcomes(s, lists.outcomes);
+    for (const ChanceOutcome& o : lists.outcomes) {
       State next = s;
       game_.apply_chance_unchecked(next, o.outcome);
-      result += o.probability * value(next);
+      result += o.probability * value(next, depth + 1);
     }
   } else {
-    ActionList<DanelawGame> actions;
-    game_.legal_actions(s, actions);
+    game_.legal_actions(s, lists.actions);
     result = 1.0 - bound_for(player);  // the worst for the side to move; every node has an action
-    for (const Action a : actions) {
+    for (const Action a : lists.actions) {
       State next = s;
       game_.apply_unchecked(next, a);
-      const double v = value(next);
+      const double v = value(next, depth + 1);
       if (better_for(player, v, result)) result = v;
       if (result == bound_for(player)) break;
     }
@@ -96,7 +101,7 @@ std::vector<ExactActionValue> ExactSolver::action_values(const State& s) {
   for (const Action a : actions) {
     State next = s;
     game_.apply_unchecked(next, a);
-    out.push_back({a, value(next)});
+    out.push_back({a, value(next, 0)});
     if (out.back().danes_win == bound_for(player)) break;
   }
   return out;

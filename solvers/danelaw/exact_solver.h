@@ -14,9 +14,12 @@
 // The table holds at most ExactOptions::max_states states; a scenario with more is refused with a
 // ScenarioTooLargeError (one line) before memory runs out.  A state's key packs the state in 56
 // bytes, so the solver also refuses maps of more than 255 hexes and scenarios where more than 15
-// armies could be on the map at once (exact_key.h).
+// armies could be on the map at once (exact_key.h).  The search recurses once a ply; a game longer
+// than kExactMaxPlies plies is refused the same way, so that a long scenario never overflows the
+// stack (the action lists live on the heap, one a depth, so a ply takes about 1 KB of stack).
 
 #include <cstddef>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -24,6 +27,8 @@
 #include "solvers/danelaw/exact_table.h"
 
 namespace sling::danelaw {
+
+inline constexpr int kExactMaxPlies = 2000;
 
 struct ExactOptions {
   std::size_t max_states = 6'000'000;  // a table of at most 512 MiB (768 MiB while it doubles)
@@ -59,10 +64,17 @@ class ExactSolver {
   std::size_t states() const { return table_.size(); }
 
  private:
-  double value(const State& s);
+  // The lists a node at one depth of the search fills; kept apart from the recursion's stack.
+  struct NodeLists {
+    ActionList<DanelawGame> actions;
+    ChanceList<DanelawGame> outcomes;
+  };
+
+  double value(const State& s, int depth);
 
   DanelawGame game_;
   ExactTable table_;
+  std::deque<NodeLists> lists_;  // by depth; a deque, so that growing it moves no list in use
 };
 
 // The scenario's bounds for the solver: throws RulesError naming the first one exceeded.
