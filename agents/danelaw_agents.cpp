@@ -4,6 +4,7 @@
 #include <sstream>
 #include <utility>
 
+#include "agents/danelaw_exact_agent.h"
 #include "agents/danelaw_planner.h"
 
 namespace sling {
@@ -141,6 +142,20 @@ AgentPtr<danelaw::DanelawGame> make_planner_agent(const danelaw::DanelawGame& ga
   return std::make_unique<PlannerAgent>(game, options);
 }
 
+std::size_t read_exact_max_states(OptionReader& r) {
+  return static_cast<std::size_t>(r.integer(
+      "max_states", static_cast<std::int64_t>(danelaw::ExactOptions{}.max_states), 1, 200'000'000,
+      "refuse a scenario with more states than this (under 171 bytes a state)"));
+}
+
+AgentPtr<danelaw::DanelawGame> make_exact_agent(const danelaw::DanelawGame& game,
+                                                const AgentSpec& spec) {
+  OptionReader r(spec);
+  const std::size_t max_states = read_exact_max_states(r);
+  r.finish();
+  return std::make_unique<danelaw::ExactAgent>(game, max_states);
+}
+
 }  // namespace
 }  // namespace danelaw_agents
 
@@ -151,10 +166,16 @@ void GameAgents<danelaw::DanelawGame>::catalogue(const danelaw::DanelawGame&,
                                "the end of the half-turn and scores it with the learned value "
                                "model",
                                [](OptionReader& r) { danelaw_agents::read_planner_options(r); }));
+  out.push_back(describe_agent("exact",
+                               "optimal play from the exact solver, for scenarios small enough to "
+                               "solve (a small map, a few armies, a few turns: `sling solve "
+                               "danelaw`)",
+                               [](OptionReader& r) { danelaw_agents::read_exact_max_states(r); }));
 }
 
 AgentPtr<danelaw::DanelawGame> GameAgents<danelaw::DanelawGame>::make(
     const danelaw::DanelawGame& game, const AgentSpec& spec) {
+  if (spec.name == "exact") return danelaw_agents::make_exact_agent(game, spec);
   if (spec.name != "planner") return nullptr;
   return danelaw_agents::make_planner_agent(game, spec);
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Danelaw's own agent in the registry: `planner`, the movement-plan search of
+// Danelaw's own agents in the registry: `exact`, optimal play on a scenario small enough for the
+// exact solver (agents/danelaw_exact_agent.h), and `planner`, the movement-plan search of
 // agents/danelaw_planner.h scored by danelaw's value function (agents/danelaw_value.h, the one
 // search leaves use: the embedded learned model, or value_model=FILE written by
 // `sling train danelaw`).  The agent itself and its options are in agents/danelaw_agents.cpp; it
@@ -24,7 +25,8 @@ struct GameAgents<danelaw::DanelawGame> {
   // a tree over single moves is weaker than its heuristic; its presets search whole movement
   // plans scored by the learned value model instead (`planner`, agents/danelaw_planner.h;
   // docs/strength.md, "Danelaw", measures them).
-  static constexpr std::string_view kSolutionFileOption = "";  // no exact solver
+  // The exact solver solves its small scenarios in seconds, in memory: no solution file.
+  static constexpr std::string_view kSolutionFileOption = "";
   static std::vector<PresetInfo> presets(const danelaw::DanelawGame&);
 };
 

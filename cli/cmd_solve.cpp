@@ -1,11 +1,13 @@
 // sling solve GAME ...: exact solutions.  `sling solve pig [--goal N] [--json] [--out FILE]` solves
 // Pig by value iteration, prints the first player's optimal win probability and can save the policy
-// table the `solver` agent plays from; `sling solve duel` is set up by cli/solve_duel.h.
+// table the `solver` agent plays from; `sling solve duel` is set up by cli/solve_duel.h and
+// `sling solve danelaw` (a small scenario, exactly) by cli/solve_danelaw.h.
 #include <cstdio>
 #include <iostream>
 
 #include "cli/command.h"
 #include "cli/common_options.h"
+#include "cli/solve_danelaw.h"
 #include "cli/solve_duel.h"
 #include "engine/core/errors.h"
 #include "engine/core/json_writer.h"
@@ -53,6 +55,7 @@ const RegisterCommand kRegister("solve", "Solve a game exactly", [](CLI::App& su
   sub.require_subcommand(1);
   add_solve_duel_subcommand(sub);
   add_pig(sub);
+  add_solve_danelaw_subcommand(sub);
 });
 
 }  // namespace
