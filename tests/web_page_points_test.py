@@ -13,7 +13,8 @@
 - the God answers given for the player are marked in the log and not rated by the analysis;
 - the analysis graph's text is at least 11 px at 1280x720;
 - the duel's hint at a destination is a heat map with the best point starred, five rows listed;
-  danelaw's hint merges equal moves and numbers them on the map as in the list;
+  danelaw's hint merges equal moves and numbers them on the map as in the list, its moves and the
+  log naming each hex by its town or by its label and the nearest town;
 - danelaw's town names never overlap and are at least 11 px at 1280x720 and 1920x1080 (all
   shown) and at 390x844 zoomed in, the armies' letters too, and each hex to choose takes a tap of
   at least 24 px there.
@@ -30,7 +31,8 @@ import tempfile
 import time
 
 from web_browser_test import Page, start_browser
-from web_page_support import PageWaits, check_layout, fail, start_server, stop_server
+from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, TO_MOVEMENT_JS, TOWN_NAMES_JS,
+                              PageWaits, check_hex_words, check_layout, fail, start_server, stop_server)
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -151,14 +153,6 @@ def check_load_takes_the_saves_players(page, scratch):
     print("Load: the save's players (you and easy)")
 
 
-# The shaded reach: each cell's centre in board centimetres, and the figures' centres.
-REACH_JS = r"""
-const svg = document.getElementById('duel-board'), size = window.slingState.board.board_cm;
-const cells = [...document.querySelectorAll('#duel-reach rect')].map((r) =>
-    [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2,
-     size - Number(r.getAttribute('y')) - Number(r.getAttribute('height')) / 2]);
-return cells;
-"""
 
 
 def check_tie_flee(page, out):
@@ -259,16 +253,6 @@ def check_replay_trails_and_analysis(page, out):
           (len(automatic_plies), smallest * scale))
 
 
-# Ring labels of the duel that overlap one another (pairs).
-RING_OVERLAPS_JS = r"""
-const boxes = [...document.querySelectorAll('.ring-label')].map((t) => t.getBoundingClientRect());
-let pairs = 0;
-for (let i = 0; i < boxes.length; ++i)
-  for (let j = i + 1; j < boxes.length; ++j)
-    if (boxes[i].left < boxes[j].right && boxes[j].left < boxes[i].right &&
-        boxes[i].top < boxes[j].bottom && boxes[j].top < boxes[i].bottom) ++pairs;
-return pairs;
-"""
 
 
 def check_duel_hint(page):
@@ -291,43 +275,8 @@ def check_duel_hint(page):
     print("duel hint: %d destinations on the board, %d rows listed" % (len(places), rows))
 
 
-# Danelaw's town names as shown: overlapping pairs, the smallest size, and how many are hidden.
-TOWN_NAMES_JS = r"""
-const names = [...document.querySelectorAll('#danelaw-map text.town')];
-const shown = names.filter((t) => getComputedStyle(t).display !== 'none');
-const boxes = shown.map((t) => t.getBoundingClientRect());
-let pairs = 0;
-for (let i = 0; i < boxes.length; ++i)
-  for (let j = i + 1; j < boxes.length; ++j)
-    if (boxes[i].left < boxes[j].right - 0.5 && boxes[j].left < boxes[i].right - 0.5 &&
-        boxes[i].top < boxes[j].bottom - 0.5 && boxes[j].top < boxes[i].bottom - 0.5) ++pairs;
-const map = document.getElementById('danelaw-map').getBoundingClientRect();
-const inView = shown.filter((t, i) => boxes[i].right > map.left && boxes[i].left < map.right &&
-                                     boxes[i].bottom > map.top && boxes[i].top < map.bottom);
-const px = inView.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
-const letters = [...document.querySelectorAll('#danelaw-map text.army-letter')].filter((t) => {
-  const r = t.getBoundingClientRect();
-  return r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom;
-}).map((t) => t.getBoundingClientRect().height / 1.15);
-return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.length ? Math.min(...px) : 0,
-        letters: letters.length ? Math.min(...letters) : 0};
-"""
 
 
-# Plays the first legal action for the person until an army is to be chosen (the placements
-# done), waiting for the agent's replies; the page is then reloaded on the game.
-TO_MOVEMENT_JS = r"""
-const id = gameId;
-const get = () => fetch('/api/games/' + id).then((r) => r.json());
-for (let i = 0; i < 400; ++i) {
-  const s = await get();
-  if (s.human_turn && s.actions.some((a) => a.kind === 'army')) return s.ply;
-  if (!s.human_turn) { await new Promise((r) => setTimeout(r, 100)); continue; }
-  await fetch('/api/games/' + id + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
-              body: JSON.stringify({action: s.actions[0].code, ply: s.ply})});
-}
-return -1;
-"""
 
 
 def check_danelaw_names(page, out):
@@ -372,8 +321,11 @@ def check_danelaw_names(page, out):
     if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
             not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
         fail("the danelaw hint's rows %s do not match the numbers on the map %s" % (rows, marks))
+    if page.js(HINT_MARK_OVERLAPS_JS):
+        fail("%d pairs of the danelaw hint's numbers on the map overlap" % page.js(HINT_MARK_OVERLAPS_JS))
     if "1 visits" in page.js("return document.getElementById('hint-box').textContent"):
         fail("the danelaw hint counts single looks as visits")
+    check_hex_words(labels + [e["text"] for e in state["log"]], "the danelaw hint and log")
     page.screenshot(out, "danelaw-hint-1280x720.png")
     print("danelaw hint: %d moves (%s), %d numbered on the map" % (len(labels), hint["count_word"] or "no counts", len(marks)))
 

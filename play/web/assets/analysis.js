@@ -75,7 +75,16 @@ function drawAnalysis() {
   graph.className = 'analysis-graph';
   graph.alt = 'win chance over the game';
   graph.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
-  box.append(head, source, graph, graphLegend(), totalsTable(a));
+  // Never narrower than its smallest text needs to read at 11 px: on a phone the graph scrolls
+  // sideways in its box rather than shrinking its words.
+  const drawnWidth = Number((svg.match(/<svg[^>]*\swidth="([0-9.]+)"/) || [])[1]);
+  const smallestText = Math.min(...[...svg.matchAll(/font-size="([0-9.]+)"/g)].map((m) => Number(m[1])));
+  if (drawnWidth > 0 && smallestText > 0 && isFinite(smallestText))
+    graph.style.minWidth = Math.ceil(11.2 * drawnWidth / smallestText) + 'px';
+  const graphBox = document.createElement('div');
+  graphBox.className = 'analysis-graph-box';
+  graphBox.appendChild(graph);
+  box.append(head, source, graphBox, graphLegend(), totalsTable(a));
 
   const errors = a.plies.filter((p) => p.side >= 0 && p.error && !p.automatic);
   const title = document.createElement('div');

@@ -367,10 +367,18 @@ function drawDanelawHint(overlay, s) {
   if (!hint || hint.error) return;
   const marks = el('g', { id: 'hint-marks', 'pointer-events': 'none' }, overlay);
   const k = armyScale(mapScale(overlay.ownerSVGElement));  // as large as the armies they sit on
+  // Each number at the first corner of its hex (top right, then the others) clear of the numbers
+  // placed before it: packed armies, or two moves at one hex, would stack them otherwise.
+  const placed = [];
+  const corners = [[1, -1], [-1, -1], [1, 1], [-1, 1], [1.4, 0], [-1.4, 0]];
   hint.actions.slice(0, HINT_ROWS).forEach((a, i) => {
     if (a.x === undefined) return;
     const g = el('g', { class: 'hint-mark' + (a.best ? ' best' : '') }, marks);
-    const x = a.x + 9 * k, y = a.y - 9 * k;
+    const clearance = ([cx, cy]) => Math.min(Infinity, ...placed.map(([px, py]) => Math.hypot(cx - px, cy - py)));
+    const spots = corners.map(([dx, dy]) => [a.x + 9 * k * dx, a.y + 9 * k * dy]);
+    const [x, y] = spots.find((p) => clearance(p) >= 15 * k) ||
+                   spots.reduce((best, p) => (clearance(p) > clearance(best) ? p : best));
+    placed.push([x, y]);
     el('circle', { cx: x, cy: y, r: 7 * k, fill: a.best ? '#0b4f2a' : '#333', stroke: 'white', 'stroke-width': 1.5 * k }, g);
     text(g, x, y + 3.5 * k, i + 1, { 'font-size': 10 * k, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
   });
