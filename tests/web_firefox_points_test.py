@@ -40,7 +40,7 @@ TIE_FLEE = os.path.join(DATA, "duel-tie-flee.json")
 
 
 def at_each_size(page, path, check):
-    """Opens the page's address + `path` at each size and calls check(where, width); a phone's
+    """Opens the page's address + `path` at each size and calls check(page, where, width); a phone's
     size is a frame in a 1280x720 window."""
     for width, height in SIZES:
         where = "Firefox at %dx%d" % (width, height)
@@ -50,7 +50,7 @@ def at_each_size(page, path, check):
             page.wait(lambda: page.js("return window.slingReady === true"), "the page at " + where)
             page.js("window.slingTestErrors = [];"
                     "window.addEventListener('error', (e) => window.slingTestErrors.push(String(e.message)));")
-            check(where, width)
+            check(page, where, width)
             continue
         page.set_size(1280, 720)
         frame = page.js("const f = document.createElement('iframe'); f.id = 'phone-frame';"
@@ -61,7 +61,7 @@ def at_each_size(page, path, check):
         try:
             page.wait(lambda: page.js("return window.slingReady === true && window.innerWidth === %d" % width),
                       "the page in a phone-sized frame")
-            check(where + " (a frame)", width)
+            check(page, where + " (a frame)", width)
         finally:
             page.m.command("WebDriver:SwitchToParentFrame")
             page.js("document.getElementById('phone-frame').remove()")
@@ -137,7 +137,7 @@ def load_flee(page):
     page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the hint")
     if page.settle()["hint"]["error"]:
         fail("the duel's hint failed: " + page.settle()["hint"]["error"])
-    return state, page.js("return gameId")
+    return state, page.js("return window.slingState.id")
 
 
 def play_flee(page, state):
@@ -148,7 +148,7 @@ def play_flee(page, state):
     x, y = page.js("return window.slingDuelClientPoint(arguments[0], arguments[1])", b["goliath"]["x"], b["goliath"]["y"])
     page.click_at(x, y)
     page.wait(lambda: page.displayed("#point"), "the ghost to be placed")
-    ghost = page.js("return pendingPoint")
+    ghost = page.js("return JSON.parse(window.eval('JSON.stringify(pendingPoint)'))")
     text = page.js("return document.getElementById('point-text').textContent")
     if math.hypot(ghost["x"] - b["david"]["x"], ghost["y"] - b["david"]["y"]) > b["allowance_cm"] + 0.01 or \
             "%.1f cm moved" % ghost["move_cm"] not in text:
@@ -159,12 +159,12 @@ def play_flee(page, state):
               for k, d in (("x", dx), ("y", dy))]
     x, y = page.js("return window.slingDuelClientPoint(arguments[0], arguments[1])", *target)
     page.click_at(x, y)
-    page.wait(lambda: page.js("return !!pendingPoint && pendingPoint.move_cm > 0"), "a ghost away from Goliath")
-    ghost = page.js("return pendingPoint")
+    page.wait(lambda: page.js("return window.eval('!!pendingPoint && pendingPoint.move_cm > 0')"), "a ghost away from Goliath")
+    ghost = page.js("return JSON.parse(window.eval('JSON.stringify(pendingPoint)'))")
     page.click("#point-confirm")
     page.wait(lambda: page.js("return window.slingState.plies > %d" % state["plies"]), "the flee to be played")
     page.settle()
-    at_flee = page.js("return fetch('/api/games/' + gameId + '?ply=%d').then((r) => r.json())" % (state["plies"] + 1))
+    at_flee = page.js("return fetch('/api/games/' + window.slingState.id + '?ply=%d').then((r) => r.json())" % (state["plies"] + 1))
     if at_flee["trails"][1] != goliath_trails:
         fail("Firefox: Goliath got a new trail though David fled: %s" % at_flee["trails"][1])
     if not at_flee["trails"][0] or at_flee["trails"][0][-1][-1] != [ghost["x"], ghost["y"]]:
@@ -195,7 +195,7 @@ def open_replay(page):
     if not automatic or not all("answered automatically" in t for t in automatic):
         fail("Firefox: the log does not mark the answers given for David: %s" % automatic[:3])
     print("Firefox: the replay's past plies show their own trails; %d answers marked automatic" % len(automatic))
-    return page.js("return gameId")
+    return page.js("return window.slingState.id")
 
 
 # Analysis graph font sizes measured per size (the report's figures).
@@ -209,7 +209,8 @@ def check_analysis(page, where, width):
                               " && document.querySelector('#game-analysis img.analysis-graph').complete"),
               "the analysis graph")
     page.settle()
-    automatic = set(page.js("return analysisShown.a.plies.filter((p) => p.automatic).map((p) => p.ply)"))
+    automatic = set(page.js("return JSON.parse(window.eval("
+                                 "'JSON.stringify(analysisShown.a.plies.filter((p) => p.automatic).map((p) => p.ply))'))"))
     listed = set(int(x) for x in page.js(
         "return [...document.querySelectorAll('#game-analysis ol.analysis-errors li')].map((li) => li.dataset.ply)"))
     if not automatic or automatic & listed:
@@ -217,7 +218,7 @@ def check_analysis(page, where, width):
              (where, sorted(automatic), sorted(listed)))
     scale = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
                     " return g.getBoundingClientRect().width / g.naturalWidth")
-    smallest = min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', page.js("return analysisShown.svg")))
+    smallest = min(float(s) for s in re.findall(r'font-size="([0-9.]+)"', page.js("return window.eval('analysisShown.svg')")))
     GRAPH_TEXT[width] = smallest * scale
     if smallest * scale < 11:
         fail("%s: the analysis graph's smallest text is %.1f px" % (where, smallest * scale))
@@ -247,7 +248,7 @@ def check_danelaw_shown(page, where, width):
 
 def check_danelaw_hint(page):
     page.js(TO_MOVEMENT_JS)
-    page.m.command("WebDriver:Navigate", {"url": page.url + "?game=" + page.js("return gameId")})
+    page.m.command("WebDriver:Navigate", {"url": page.url + "?game=" + page.js("return window.slingState.id")})
     page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "the game again")
     page.settle()
     page.click("#hint")
@@ -268,8 +269,8 @@ def check_danelaw_hint(page):
     print("Firefox: danelaw hint %s, %d numbered on the map" % (rows, len(marks)))
 
 
-# Inside ctest's TIMEOUT of 200 s (tests/CMakeLists.txt), leaving time to stop Firefox and the server.
-TIME_BUDGET_S = 170
+# Inside ctest's TIMEOUT of 400 s (tests/CMakeLists.txt), leaving time to stop Firefox and the server.
+TIME_BUDGET_S = 370
 
 
 def main():
@@ -297,7 +298,7 @@ def main():
         replay = open_replay(page)
         at_each_size(page, "?game=" + replay, check_analysis)
         page.new_game("danelaw", "human", "easy", 3)
-        danelaw = page.js("return gameId")
+        danelaw = page.js("return window.slingState.id")
         at_each_size(page, "?game=" + danelaw, check_danelaw_shown)
         page.m.command("WebDriver:Navigate", {"url": url + "?game=" + danelaw})
         page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "danelaw again")

@@ -295,7 +295,7 @@ return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.len
 # function's promise: WebDriver waits for it in either browser.
 TO_MOVEMENT_JS = r"""
 return (async () => {
-const id = gameId;
+const id = window.slingState.id;
 const get = () => fetch('/api/games/' + id).then((r) => r.json());
 for (let i = 0; i < 400; ++i) {
   const s = await get();
