@@ -157,7 +157,7 @@ void run(const StudyGodCommand& c) {
     // Say what is about to happen: at the default 1 cm pitch the solve alone takes over an hour.
     const char* how_long = rules.pitch_cm >= 3   ? "seconds"
                            : rules.pitch_cm == 2 ? "several minutes"
-                                                 : "about 95 minutes";
+                                                 : "about an hour";
     std::cerr << "study god: no --solution given, so the duel is solved first at a "
               << rules.pitch_cm << " cm pitch (" << how_long
               << " on 2 cores) and the solution kept as " << c.out << "/duel.sol; the study's "

@@ -262,7 +262,7 @@ void configure_solve_duel(CLI::App& sub) {
   set_examples(sub, {"sling solve duel --pitch 3 --out duel3.sol  (~5 s on 2 cores)",
                      "sling solve duel --turn-cap 40 --pitch 3 --out capped.sol",
                      "sling solve duel --turn-cap 100 --value-only --out capped100.sol  (~5 min)",
-                     "sling solve duel --out duel.sol --checkpoint duel.ckpt  (~95 min)"});
+                     "sling solve duel --out duel.sol --checkpoint duel.ckpt  (~57 min)"});
   sub.callback([command, &sub] {
     command->threads = resolve_threads(command->threads);
     command->capped.objective_given = sub.count("--objective") > 0;

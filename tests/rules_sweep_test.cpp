@@ -15,16 +15,14 @@
 #include "experiments/studies/rules_sweep.h"
 #include "run_sling.h"
 #include "solvers/duel/solver.h"
+#include "tests/duel_positions.h"
 #include "tests/svg_check.h"
 
 namespace sling::duel {
 namespace {
 
 DuelRules small_board() {
-  DuelRules rules;
-  rules.board_cm = 16;
-  rules.pitch_cm = 4;
-  return rules;
+  return duel_positions::board16(4);
 }
 
 // A directory of the test's own, used as the solution cache too.
@@ -63,6 +61,7 @@ TEST(RulesSweep, EachVariantIsItsOwnExactSolutionAndTheReportReadsThem) {
     const DuelSolution exact = solve_duel(DuelGame(rules));
     EXPECT_NEAR(v.summary.start, exact.summary().start, 1e-6) << v.value;
     EXPECT_NEAR(v.summary.start_without_god, exact.summary().start_without_god, 1e-6) << v.value;
+    EXPECT_TRUE(v.certified) << v.value;
     EXPECT_EQ(v.god.games, 300);
     EXPECT_GT(v.god.god_used_games, 0);
     EXPECT_GT(v.god_roll_share, 0);

@@ -192,6 +192,21 @@ const char* series_colour(std::size_t k) {
   return kColours[k % 12];
 }
 
+namespace {
+
+// A gridline step of 1, 2 or 5 in a power of ten that cuts `range` into about five (at least
+// `smallest`).
+double nice_step(double range, double smallest) {
+  const double raw = std::max(smallest, range / 5);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0}) {
+    if (m * magnitude >= 0.999 * raw) return m * magnitude;
+  }
+  return 10 * magnitude;
+}
+
+}  // namespace
+
 std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::string& title,
                            const std::string& x_label, const std::string& y_label, XScale x_scale) {
   constexpr double kFont = 11, kGlyph = 0.6 * kFont, kLeft = 60, kTop = 48, kPlotWidth = 520,
@@ -207,35 +222,15 @@ std::string line_chart_svg(const std::vector<ChartSeries>& series, const std::st
   }
   if (x_lo > x_hi) x_lo = x_hi = 1;
   if (y_lo > y_hi) y_lo = y_hi = 0;
-  // x: whole doublings around the data; y: a step of 1, 2 or 5 in a power of ten, about five
-  // gridlines, widened to whole steps.
+  // x: whole doublings around the data, or whole steps of 1, 2 or 5 in a power of ten; y: such
+  // steps, about five gridlines, widened to whole steps.
   const bool doubling = x_scale == XScale::kDoubling;
-  // The x gridlines: whole doublings, or whole steps of 1, 2 or 5 in a power of ten (about six).
-  double x_step = 1;
-  if (!doubling) {
-    const double x_raw = std::max(1e-9, (x_hi - x_lo) / 6);
-    const double x_magnitude = std::pow(10.0, std::floor(std::log10(x_raw)));
-    x_step = 10 * x_magnitude;
-    for (double m : {1.0, 2.0, 5.0}) {
-      if (m * x_magnitude >= 0.999 * x_raw) {
-        x_step = m * x_magnitude;
-        break;
-      }
-    }
-  }
+  const double x_step = doubling ? 1 : nice_step(x_hi - x_lo, 1e-9);
   const double lx_lo =
       doubling ? std::floor(std::log2(std::max(1.0, x_lo))) : std::floor(x_lo / x_step) * x_step;
   const double lx_hi = doubling ? std::max(lx_lo + 1, std::ceil(std::log2(std::max(1.0, x_hi))))
                                 : std::max(lx_lo + x_step, std::ceil(x_hi / x_step) * x_step);
-  const double raw = std::max(1e-4, (y_hi - y_lo) / 5);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = 10 * magnitude;
-  for (double m : {1.0, 2.0, 5.0}) {
-    if (m * magnitude >= 0.999 * raw) {
-      step = m * magnitude;
-      break;
-    }
-  }
+  const double step = nice_step(y_hi - y_lo, 1e-4);
   const double g_lo = std::floor(y_lo / step) * step;
   double g_hi = std::ceil(y_hi / step) * step;
   if (g_hi <= g_lo) g_hi = g_lo + step;

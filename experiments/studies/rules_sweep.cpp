@@ -54,29 +54,39 @@ bool numeric(const std::string& value, double& x) {
 
 void write_report(std::ostream& md, const DuelRules& base, const RulesSweepOptions& options,
                   const std::vector<SweepVariant>& variants, bool figure) {
-  const auto lowest = std::min_element(variants.begin(), variants.end(),
-                                       [](const SweepVariant& a, const SweepVariant& b) {
-                                         return a.summary.start < b.summary.start;
-                                       });
-  const auto highest = std::max_element(variants.begin(), variants.end(),
-                                        [](const SweepVariant& a, const SweepVariant& b) {
-                                          return a.summary.start < b.summary.start;
-                                        });
-  double worth_low = 1, worth_high = 0;
+  // The plain answer reads the certified variants only; an open bracket is no value.
+  std::vector<const SweepVariant*> certified;
   for (const SweepVariant& v : variants) {
-    const double worth = v.summary.start - v.summary.start_without_god;
-    worth_low = std::min(worth_low, worth);
-    worth_high = std::max(worth_high, worth);
+    if (v.certified) certified.push_back(&v);
   }
   md << "# David's chances as `" << options.rule << "` varies\n\n";
-  md << "**In short.** Over `" << options.rule << "` from " << variants.front().value << " to "
-     << variants.back().value << ", David's optimal win probability (with God) ranges from "
-     << pct(lowest->summary.start, 2) << " (at " << lowest->value << ") to "
-     << pct(highest->summary.start, 2) << " (at " << highest->value << "). God is worth "
-     << pct(worth_low, 2) << " to " << pct(worth_high, 2)
-     << " of winning probability across the variants. Every value is exact: each variant is "
-        "solved and its bracket certified (width at most 1e-6), on the "
-     << base.pitch_cm << " cm lattice of a " << base.board_cm << " cm board.\n\n";
+  md << "**In short.** ";
+  if (!certified.empty()) {
+    const auto by_value = [](const SweepVariant* a, const SweepVariant* b) {
+      return a->summary.start < b->summary.start;
+    };
+    const SweepVariant* lowest = *std::min_element(certified.begin(), certified.end(), by_value);
+    const SweepVariant* highest = *std::max_element(certified.begin(), certified.end(), by_value);
+    double worth_low = 1, worth_high = 0;
+    for (const SweepVariant* v : certified) {
+      const double worth = v->summary.start - v->summary.start_without_god;
+      worth_low = std::min(worth_low, worth);
+      worth_high = std::max(worth_high, worth);
+    }
+    md << "Over `" << options.rule << "` from " << variants.front().value << " to "
+       << variants.back().value << ", David's optimal win probability (with God) ranges from "
+       << pct(lowest->summary.start, 2) << " (at " << lowest->value << ") to "
+       << pct(highest->summary.start, 2) << " (at " << highest->value << "), and God is worth "
+       << pct(worth_low, 2) << " to " << pct(worth_high, 2) << " of winning probability. ";
+  }
+  md << "Each variant is solved exactly on the " << base.pitch_cm << " cm lattice of a "
+     << base.board_cm << " cm board, its value certified by a bracket of width at most 1e-6";
+  if (certified.size() < variants.size()) {
+    md << ", except where the table marks the bracket **not certified**: the solver's bracket did "
+          "not close there (the value lies inside it), and that variant is left out of the "
+          "sentence above and of the figure";
+  }
+  md << ".\n\n";
   if (figure) md << "![David's chances by " << options.rule << "](sweep.svg)\n\n";
   md << "| `" << options.rule
      << "` | David with God | without God | God is worth | God used (games) | God spent most "
@@ -85,10 +95,16 @@ void write_report(std::ostream& md, const DuelRules& base, const RulesSweepOptio
   for (const SweepVariant& v : variants) {
     const double n = v.god.games;
     const double score = (v.god.david_wins + v.god.settled_value) / n;
-    md << "| " << v.value << " | " << num(v.summary.start, 6) << " | "
-       << num(v.summary.start_without_god, 6) << " | "
-       << num(v.summary.start - v.summary.start_without_god, 6) << " | "
-       << pct(v.god.god_used_games / n, 1) << " | "
+    const auto value = [](double lower, double upper, bool certified) {
+      return certified ? num(lower, 6)
+                       : "[" + num(lower, 4) + ", " + num(upper, 4) + "], **not certified**";
+    };
+    md << "| " << v.value << " | "
+       << value(v.summary.lower_bound, v.summary.upper_bound, v.summary.certified) << " | "
+       << value(v.summary.lower_bound_without_god, v.summary.upper_bound_without_god,
+                v.summary.certified_without_god)
+       << " | " << (v.certified ? num(v.summary.start - v.summary.start_without_god, 6) : "-")
+       << " | " << pct(v.god.god_used_games / n, 1) << " | "
        << (v.god_roll == Roll::kNone
                ? std::string("-")
                : roll_title(v.god_roll) + " (" + pct(v.god_roll_share, 0) + " of uses)")
@@ -140,12 +156,15 @@ std::vector<SweepVariant> write_rules_sweep(const DuelRules& base, const RulesSw
     const auto started = std::chrono::steady_clock::now();
     if (options.log) options.log(options.rule + " = " + v.value + ": solving");
     const std::shared_ptr<const DuelSolution> solution = cached_duel_solution(DuelGame(v.rules));
-    if (!solution->certified()) {
-      throw SlingError("the rules sweep: " + options.rule + " = " + v.value +
-                       " did not certify: " + solution->certificate_problem());
-    }
     v.summary = solution->summary();
+    // A variant whose bracket did not certify is reported with its bracket, marked, and its God
+    // study says so at its top: the sweep goes on with the other values.
+    v.certified = v.summary.certified && v.summary.certified_without_god;
+    if (!v.certified && options.log) {
+      options.log(options.rule + " = " + v.value + ": " + solution->certificate_problem());
+    }
     GodStudyOptions god;
+    god.allow_uncertified = !v.certified;
     god.games = options.games;
     god.matchup_games = 0;
     god.settle_plies = options.settle_plies;
@@ -167,13 +186,15 @@ std::vector<SweepVariant> write_rules_sweep(const DuelRules& base, const RulesSw
   }
   // The figure, when every value is a number.
   std::vector<std::pair<double, double>> with_god, without_god;
+  bool every_value_a_number = true;
   for (const SweepVariant& v : variants) {
     double x = 0;
-    if (!numeric(v.value, x)) break;
+    every_value_a_number = every_value_a_number && numeric(v.value, x);
+    if (!v.certified) continue;
     with_god.emplace_back(x, v.summary.start);
     without_god.emplace_back(x, v.summary.start_without_god);
   }
-  const bool figure = with_god.size() == variants.size();
+  const bool figure = every_value_a_number && with_god.size() >= 2;
   if (figure) {
     const std::vector<ChartSeries> series = {
         {"David's optimal win probability with God", series_colour(0), with_god, false},

@@ -29,6 +29,7 @@ struct SweepVariant {
   std::string value;  // as given
   DuelRules rules;
   SolveSummary summary;
+  bool certified = false;  // both brackets (with and without God) certified
   GodStudyResult god;
   Roll god_roll = Roll::kNone;  // the roll optimal David spends God on most often
   double god_roll_share = 0;    // that roll's share of the games' God uses
@@ -41,7 +42,8 @@ struct SweepVariant {
 std::vector<DuelRules> sweep_variants(const DuelRules& base, const RulesSweepOptions& options);
 
 // Solves every variant (each solution from the disk cache when it is there, else solved and
-// cached), studies it, and writes DIR/report.md, DIR/sweep.svg and DIR/<rule>-<value>/.
+// cached), studies it, and writes DIR/report.md, DIR/sweep.svg and DIR/<rule>-<value>/.  A
+// variant whose bracket does not certify is reported with its bracket and marked.
 std::vector<SweepVariant> write_rules_sweep(const DuelRules& base, const RulesSweepOptions& options,
                                             const std::string& out_dir);
 

@@ -65,21 +65,27 @@ inline void write_option_fields(JsonWriter& out, Action action, std::string_view
   write_field(out, "win", page_win(win));
 }
 
+// One choice's fields; `estimated` false when its agent compared nothing (a null win chance, not
+// a made-up 50 %).
+inline void write_choice_fields(JsonWriter& out, const MoveChoice& c, bool best, bool estimated) {
+  if (estimated) {
+    write_option_fields(out, c.action, c.label, c.win);
+  } else {
+    write_field(out, "code", c.action);
+    write_field(out, "label", c.label);
+    write_key(out, "win");
+    out.Null();
+  }
+  write_field(out, "visits", c.visits);
+  write_field(out, "best", best);
+}
+
 inline void write_choices(JsonWriter& out, const std::vector<MoveChoice>& choices,
-                          Action best = kInvalidAction, bool estimated = true) {
+                          Action best = kInvalidAction) {
   out.StartArray();
   for (const MoveChoice& c : choices) {
     out.StartObject();
-    if (estimated) {
-      write_option_fields(out, c.action, c.label, c.win);
-    } else {
-      write_field(out, "code", c.action);
-      write_field(out, "label", c.label);
-      write_key(out, "win");
-      out.Null();
-    }
-    write_field(out, "visits", c.visits);
-    write_field(out, "best", c.action == best);
+    write_choice_fields(out, c, c.action == best, true);
     out.EndObject();
   }
   out.EndArray();
@@ -131,19 +137,8 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
   write_key(out, "actions");
   out.StartArray();
   for (std::size_t i = 0; i < hint->actions.size(); ++i) {
-    const MoveChoice& c = hint->actions[i];
     out.StartObject();
-    if (hint->estimated) {
-      write_option_fields(out, c.action, c.label, c.win);
-    } else {
-      // The hinting agent compared nothing here: its move alone, with no made-up chance.
-      write_field(out, "code", c.action);
-      write_field(out, "label", c.label);
-      write_key(out, "win");
-      out.Null();
-    }
-    write_field(out, "visits", c.visits);
-    write_field(out, "best", i == 0);
+    write_choice_fields(out, hint->actions[i], i == 0, hint->estimated);
     if (i < hint->merged.size()) write_field(out, "merged", hint->merged[i]);
     if (i < hint->places.size() && hint->places[i]) {
       write_field(out, "x", std::round(hint->places[i]->first * 1000) / 1000);
