@@ -125,25 +125,30 @@ function graphLegend() {
   return legend;
 }
 
+// Each side's totals, a column per side and a row per figure: eight columns side by side do not
+// fit a phone's panel at a readable size, three do at every width.
 function totalsTable(a) {
   const table = document.createElement('table');
   table.className = 'analysis-totals';
   const header = table.insertRow();
-  for (const label of ['', 'decisions', 'doubtful', 'bad', 'very bad', 'luck (points)', 'result', 'adjusted']) {
+  header.appendChild(document.createElement('th'));
+  for (const [side, entry] of a.sides.entries()) {
     const cell = document.createElement('th');
-    cell.textContent = label;
+    cell.textContent = sideName(a, side) + (entry.player ? ' (' + entry.player + ')' : '');
     header.appendChild(cell);
   }
-  a.sides.forEach((entry, side) => {
-    const t = entry.totals;
+  const figures = [['decisions', (t) => t.decisions], ['doubtful', (t) => t.errors.doubtful],
+                   ['bad', (t) => t.errors.bad], ['very bad', (t) => t.errors['very bad']],
+                   ['luck (points)', (t) => signedPoints(t.luck).replace(' points', '')],
+                   ['result', (t) => t.result.toFixed(1)],
+                   ['adjusted for luck', (t) => t.adjusted_result.toFixed(3)]];
+  for (const [label, value] of figures) {
     const row = table.insertRow();
-    const who = sideName(a, side) + (entry.player ? ' (' + entry.player + ')' : '');
-    for (const value of [who, t.decisions, t.errors.doubtful, t.errors.bad, t.errors['very bad'],
-                         signedPoints(t.luck).replace(' points', ''), t.result.toFixed(1),
-                         t.adjusted_result.toFixed(3)]) {
-      row.insertCell().textContent = value;
-    }
-  });
+    const name = document.createElement('th');
+    name.textContent = label;
+    row.appendChild(name);
+    for (const entry of a.sides) row.insertCell().textContent = value(entry.totals);
+  }
   table.title = 'luck: the dice\u2019s part of the result; adjusted: the result less the luck';
   return table;
 }
