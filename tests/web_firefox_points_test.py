@@ -4,8 +4,9 @@ web_page_points_test.py checks in Chromium, at 1280x720, 390x844 and 1920x1080 (
 of that size in the page: Firefox keeps a window at least 500 pixels wide).
 
 At each size:
-- a bad agent spec and a bad seed are shown in view as Sling's one line, the form keeping what was
-  typed;
+- each error outside a game (a bad agent spec, a bad seed, a malformed rules file, a corrupt save
+  on Load and on Replay, a gone game's address) is shown in view as Sling's one line, the form
+  keeping what was typed;
 - the flee after a tied melee (tests/data/web/duel-tie-flee.json) is shaded around David with one
   cell per destination the engine accepts, the hint drawn over the board as a heat map (a cell per
   analysed point, the best starred, five rows at most), the ring labels apart;
@@ -81,12 +82,17 @@ def error_shown(page, what, contains):
     return text
 
 
+# A malformed rules file and a corrupt save, written by main() into its scratch folder.
+BAD_FILES = {}
+
+
 def check_errors(page, where, _width):
+    """Each error outside a game in view as Sling's one line, the form keeping what was typed."""
     page.choose("side1", "spec")
     page.type("#side1-spec", "mcts:iterations=abc")
     page.type("#seed", "17")
     page.click("#start")
-    error_shown(page, where + ", a bad agent spec", "abc")
+    spec_error = error_shown(page, where + ", a bad agent spec", "abc")
     kept = page.js("return [document.getElementById('side1-spec').value, document.getElementById('seed').value,"
                    " document.getElementById('play').hidden]")
     if kept != ["mcts:iterations=abc", "17", True]:
@@ -99,7 +105,28 @@ def check_errors(page, where, _width):
     if page.js("return document.getElementById('seed').value") != "abc":
         fail("%s: the form lost the seed typed" % where)
     check_layout(page, where + ", an error")
-    print("%s: errors in view (%s)" % (where, text))
+    page.m.command("WebDriver:ElementClear", {"id": page.find("#seed")[ELEMENT]})
+    shown = [spec_error, text]
+    # The line hidden before each step, as the page hides it when a request starts: the line then
+    # shown is this step's.
+    hide = "document.getElementById('error').hidden = true"
+    page.js(hide)
+    page.type("#rules-file", BAD_FILES["rules"])
+    page.click("#start")
+    shown.append(error_shown(page, where + ", a malformed rules file", "malformed JSON"))
+    for tab, field in (("#tab-load", "#load-file"), ("#tab-replay", "#replay-file")):
+        page.click(tab)
+        page.js(hide)
+        page.type(field, BAD_FILES["save"])
+        shown.append(error_shown(page, "%s, a corrupt save on %s" % (where, tab[5:]), "malformed JSON"))
+    check_layout(page, where + ", a corrupt save")
+    # The page left is marked: the wait is for the new one (which drops the gone address).
+    page.js("window.slingTestLeft = true; location.href = arguments[0]", page.url + "?game=0123456789abcdef")
+    page.wait(lambda: page.js("return window.slingReady === true && !window.slingTestLeft"),
+              "the page of a gone game's address")
+    shown.append(error_shown(page, where + ", a gone game's address", "no longer on the server"))
+    check_layout(page, where + ", a gone game's address")
+    print("%s: %d errors in view (%s)" % (where, len(shown), " / ".join(t[:50] for t in shown)))
 
 
 def check_flee_shown(page, where, _width):
@@ -286,6 +313,11 @@ def main():
     PageWaits.set_budget(started, TIME_BUDGET_S)
     scratch = tempfile.mkdtemp(prefix="sling-web-firefox-points-")
     server, url = start_server(args.sling, os.path.join(scratch, "cache"))
+    BAD_FILES.update(rules=os.path.join(scratch, "bad-rules.json"), save=os.path.join(scratch, "corrupt-save.json"))
+    with open(BAD_FILES["rules"], "w") as f:
+        f.write("{ not json")
+    with open(BAD_FILES["save"], "w") as f:
+        f.write('{"format": "sling-record", "game": "duel", "history": [1, 2')
     firefox = None
     try:
         firefox = Firefox(scratch)

@@ -2,8 +2,8 @@
 """`sling serve` in headless Chromium, point by point as a new player meets the page:
 
 - every error outside a game (a bad agent spec, a bad seed, a malformed rules file, a corrupt save
-  on Load and on Replay, an expired game address) is shown in view as Sling's one line, and the
-  form keeps what was typed; Start is disabled, with a word, while the server sets a game up;
+  on Load and on Replay, an expired game address) is shown in view as Sling's one line at each of
+  the three sizes, and the form keeps what was typed; Start is disabled, with a word, while the server sets a game up;
 - leaving a game asks with Stay focused, and Back to the game returns to it;
 - a save is continued by the players it names;
 - the flee after a tied melee (tests/data/web/duel-tie-flee.json) is shaded around David, with as
@@ -30,9 +30,9 @@ import shutil
 import tempfile
 import time
 
-from web_browser_test import Page, start_browser
-from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, TO_MOVEMENT_JS, TOWN_NAMES_JS,
-                              PageWaits, check_hex_words, check_layout, fail, start_server, stop_server)
+from web_browser_test import Page, set_viewport, start_browser
+from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
+                              TOWN_NAMES_JS, PageWaits, check_hex_words, check_layout, fail, start_server, stop_server)
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -56,6 +56,9 @@ def shown_error(page):
 
 def expect_error(page, what, contains):
     text, in_view = shown_error(page)
+    if not text:
+        # The line hidden before each step (see check_errors_outside_a_game) and not shown again.
+        fail("%s: no error line shown" % what)
     if not text.startswith("sling: ") or contains not in text or "\n" in text:
         fail("%s: the page shows '%s', not Sling's one line naming '%s'" % (what, text, contains))
     if not in_view:
@@ -63,14 +66,20 @@ def expect_error(page, what, contains):
     print("%s: %s" % (what, text))
 
 
-def check_errors_outside_a_game(page, scratch):
+def check_errors_outside_a_game(page, scratch, size):
+    """At a size (width, height): each error in view, the form keeping what was typed.  The error
+    line is hidden before each step, as the page hides it when a request starts, so that the line
+    then shown is that step's."""
     open_form(page)
+    set_viewport(page, *size)
+    where = " at %dx%d" % size
+    hide = "document.getElementById('error').hidden = true"
     Select(page.driver.find_element(By.ID, "side1")).select_by_value("spec")
     spec = page.driver.find_element(By.ID, "side1-spec")
     spec.send_keys("mcts:iterations=abc")
     page.driver.find_element(By.ID, "seed").send_keys("17")
     page.click("start")
-    expect_error(page, "a bad agent spec", "abc")
+    expect_error(page, "a bad agent spec" + where, "abc")
     if spec.get_attribute("value") != "mcts:iterations=abc" or \
             page.driver.find_element(By.ID, "seed").get_attribute("value") != "17":
         fail("the form lost what was typed after an error")
@@ -80,28 +89,34 @@ def check_errors_outside_a_game(page, scratch):
     seed = page.driver.find_element(By.ID, "seed")
     seed.clear()
     seed.send_keys("abc")
+    page.js(hide)
     page.click("start")
-    expect_error(page, "a bad seed", "seed")
+    expect_error(page, "a bad seed" + where, "seed")
     seed.clear()
     rules = os.path.join(scratch, "bad-rules.json")
     with open(rules, "w") as f:
         f.write("{ not json")
     page.driver.find_element(By.ID, "rules-file").send_keys(rules)
+    page.js(hide)
     page.click("start")
-    expect_error(page, "a malformed rules file", "")
+    expect_error(page, "a malformed rules file" + where, "malformed JSON")
     corrupt = os.path.join(scratch, "corrupt-save.json")
     with open(corrupt, "w") as f:
         f.write('{"format": "sling-record", "game": "duel", "history": [1, 2')
     open_form(page)
     page.click("tab-load")
+    page.js(hide)
     page.driver.find_element(By.ID, "load-file").send_keys(corrupt)
-    expect_error(page, "a corrupt save on Load", "")
+    expect_error(page, "a corrupt save on Load" + where, "malformed JSON")
     page.click("tab-replay")
+    page.js(hide)
     page.driver.find_element(By.ID, "replay-file").send_keys(corrupt)
-    expect_error(page, "a corrupt save on Replay", "")
+    expect_error(page, "a corrupt save on Replay" + where, "malformed JSON")
+    check_layout(page, "a corrupt save" + where)
     page.driver.get(page.url + "?game=0123456789abcdef")
     page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
-    expect_error(page, "an expired game address", "no longer on the server")
+    expect_error(page, "an expired game address" + where, "no longer on the server")
+    check_layout(page, "an expired game address" + where)
 
 
 def check_start_waits_visibly(page):
@@ -347,7 +362,9 @@ def main():
     try:
         driver = start_browser(scratch)
         page = Page(driver, url)
-        check_errors_outside_a_game(page, scratch)
+        for size in SIZES:
+            check_errors_outside_a_game(page, scratch, size)
+        set_viewport(page, 1280, 720)
         check_start_waits_visibly(page)
         check_load_takes_the_saves_players(page, scratch)
         check_tie_flee(page, args.out)
