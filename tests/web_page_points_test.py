@@ -11,7 +11,8 @@
   after the flee Goliath keeps his old trail;
 - a replay's past ply shows that ply's trails;
 - the God answers given for the player are marked in the log and not rated by the analysis;
-- the analysis graph's text is at least 11 px at 1280x720;
+- the analysis graph's text is at least 11 px, and the analysis and the flee's reach and hint
+  pass the layout check, at each of the three sizes;
 - the duel's hint at a destination is a heat map with the best point starred, five rows listed;
   danelaw's hint merges equal moves and numbers them on the map as in the list, its moves and the
   log naming each hex by its town or by its label and the nearest town;
@@ -197,6 +198,10 @@ def check_tie_flee(page, out):
     page.screenshot(out, "duel-tie-flee-1280x720.png")
     check_duel_hint(page)
     page.screenshot(out, "duel-hint-1280x720.png")
+    for width, height in SIZES[1:]:
+        set_viewport(page, width, height)
+        check_flee_drawn_at(page, b, "at %dx%d" % (width, height))
+    set_viewport(page, 1280, 720)
     # A flee away from Goliath, half the allowance: the ghost moves there, David's trail follows.
     dx, dy = b["david"]["x"] - b["goliath"]["x"], b["david"]["y"] - b["goliath"]["y"]
     norm = math.hypot(dx, dy) or 1
@@ -254,20 +259,43 @@ def check_replay_trails_and_analysis(page, out):
         fail("the analysis marks no answer as given automatically")
     if automatic_plies & listed:
         fail("the analysis lists automatic answers as errors: plies %s" % sorted(automatic_plies & listed))
-    # The graph's text as shown: its font size times the image's scale.
-    scale = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
-                    " return g.getBoundingClientRect().width / g.naturalWidth")
-    smallest = min(float(size) for size in __import__("re").findall(
-        r'font-size="([0-9.]+)"', page.js("return analysisShown.svg")))
-    if smallest * scale < 11:
-        fail("the analysis graph's smallest text is %.1f px at 1280x720" % (smallest * scale))
-    check_layout(page, "the analysis of the tie-flee replay at 1280x720")
+    text_px = {}
+    for width, height in SIZES:
+        set_viewport(page, width, height)
+        text_px[width] = graph_text_px(page)
+        if text_px[width] < 11:
+            fail("the analysis graph's smallest text is %.1f px at %dx%d" % (text_px[width], width, height))
+        check_layout(page, "the analysis of the tie-flee replay at %dx%d" % (width, height))
+    set_viewport(page, 1280, 720)
     page.js("document.getElementById('game-analysis').scrollIntoView()")
     page.screenshot(out, "analysis-duel-1280x720.png")
-    print("replay: trails change ply by ply; analysis: %d automatic answers not rated, text %.1f px" %
-          (len(automatic_plies), smallest * scale))
+    print("replay: trails change ply by ply; analysis: %d automatic answers not rated, text %s px" %
+          (len(automatic_plies), {w: round(px, 1) for w, px in text_px.items()}))
 
 
+
+
+def check_flee_drawn_at(page, b, where):
+    """The flee's reach and the hint's heat map as drawn at another size: the same cells around
+    David, the best starred, the ring labels apart, nothing cut off."""
+    cells = page.js(REACH_JS)
+    far = [c for c in cells if math.hypot(c[0] - b["david"]["x"], c[1] - b["david"]["y"]) > b["allowance_cm"] + 0.6]
+    heat = page.js("return document.querySelectorAll('#hint-heat rect').length")
+    if len(cells) != len(b["reach"]) or far or not heat or not page.js("return !!document.getElementById('hint-best')"):
+        fail("the flee %s: %d cells for %d destinations (%d beyond David's reach), %d hint cells" %
+             (where, len(cells), len(b["reach"]), len(far), heat))
+    if page.js(RING_OVERLAPS_JS):
+        fail("the flee %s: %d pairs of ring labels overlap" % (where, page.js(RING_OVERLAPS_JS)))
+    check_layout(page, "the flee " + where)
+    print("the tie-flee %s: %d cells around David, %d hint cells" % (where, len(cells), heat))
+
+
+def graph_text_px(page):
+    """The analysis graph's smallest text as shown: its font size times the image's scale."""
+    scale = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
+                    " return g.getBoundingClientRect().width / g.naturalWidth")
+    return scale * min(float(size) for size in __import__("re").findall(
+        r'font-size="([0-9.]+)"', page.js("return analysisShown.svg")))
 
 
 def check_duel_hint(page):
