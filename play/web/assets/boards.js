@@ -311,7 +311,6 @@ function drawDanelaw(container, s) {
     }
   });
   el('g', { id: 'movers' }, overlay);
-  drawDanelawHint(overlay, s);
   for (const [key, colour] of [['selected', '#e0a800'], ['target', '#c0392b'], ['rout', '#8e44ad']]) {
     if (!b[key]) continue;
     el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: 'white', 'stroke-width': 7 }, overlay);
@@ -334,6 +333,8 @@ function drawDanelaw(container, s) {
     }
     g.addEventListener('click', () => { if (!mapDragged) run(() => act(a.code)); });
   }
+  // Over the choices' rings, which would cover its numbers; clicks pass through it to them.
+  drawDanelawHint(overlay, s);
   const tools = document.createElement('div');
   tools.className = 'map-tools';
   for (const [label, id, factor] of [['+', 'map-zoom-in', 0.7], ['\u2212', 'map-zoom-out', 1 / 0.7], ['fit', 'map-fit', 0]]) {
