@@ -3,7 +3,8 @@
 
 - every error outside a game (a bad agent spec, a bad seed, a malformed rules file, a corrupt save
   on Load and on Replay, an expired game address) is shown in view as Sling's one line at each of
-  the three sizes, and the form keeps what was typed; Start is disabled, with a word, while the server sets a game up;
+  the three sizes, and the form keeps what was typed; Start is disabled, with a word, while the
+  server sets a game up;
 - leaving a game asks with Stay focused, and Back to the game returns to it;
 - a save is continued by the players it names;
 - the flee after a tied melee (tests/data/web/duel-tie-flee.json) is shaded around David, with as
