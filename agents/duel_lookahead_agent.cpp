@@ -75,6 +75,10 @@ Action DuelLookaheadAgent::act(const duel::DuelState& state) {
   analysis_.note = note;
   const bool exploiting = exploit_.active() && !deviated_[david ? duel::kGoliath : duel::kDavid];
   const Action chosen = exploiting ? exploit(state, values, david) : pick_among_ties(state);
+  explain_tie_break(chosen,
+                    exploiting && exploit_.against[david ? duel::kDavid : duel::kGoliath]->exact()
+                        ? kExactTieMargin
+                        : tie_margin_);
   if (moving && david && repetition_penalty_ > 0) {
     duel::DuelState after = state;
     game.apply_unchecked(after, chosen);
@@ -123,6 +127,26 @@ Action DuelLookaheadAgent::exploit(const duel::DuelState& state,
   // own lattice the values are exact and only near-equal ones are ties: at 3 cm a margin of
   // 0.001 wins 44.1 % as David where 0.02 gives up 4 points (docs/strength.md).
   return pick_among_ties(state, against->exact() ? kExactTieMargin : tie_margin_);
+}
+
+// The tie rule (pick_among_ties) can play a move valued slightly below the best: the analysis
+// then values the position by the move played, and its note says why moves listed below it show
+// more, so that a hint or a log that stars the played move does not contradict its numbers.
+void DuelLookaheadAgent::explain_tie_break(Action chosen, double margin) {
+  const std::vector<ActionStat>& ranked = analysis_.actions;
+  const auto played = std::find_if(ranked.begin(), ranked.end(),
+                                   [&](const ActionStat& s) { return s.action == chosen; });
+  if (played == ranked.end() || played->value >= ranked.front().value) return;
+  analysis_.value = played->value;
+  char within[32], above[32];
+  std::snprintf(within, sizeof within, "%.1f", 100 * margin);
+  std::snprintf(above, sizeof above, "%.1f", 100 * (ranked.front().value - played->value) / 2);
+  const std::string line = std::string("win chances within ") + within +
+                           " points of the highest count as equal, the values being approximate, "
+                           "and the move that closes in soonest is played, as the exact solution "
+                           "would: the highest is " +
+                           above + " points above it";
+  analysis_.note = analysis_.note.empty() ? line : analysis_.note + "; " + line;
 }
 
 // Plateaus (see pick_among_ties) have a second symptom: errors of the interpolated values can

@@ -67,6 +67,7 @@ class DuelLookaheadAgent final : public Agent<duel::DuelGame> {
   void charge_repetitions(const duel::DuelState& state,
                           std::vector<std::pair<Action, double>>& values) const;
   Action pick_among_ties(const duel::DuelState& state, double exploit_margin = -1) const;
+  void explain_tie_break(Action chosen, double margin);
 
   // The exploiting values' tie margin on the tables' own lattice (exact values).
   static constexpr double kExactTieMargin = 0.001;

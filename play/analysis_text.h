@@ -24,7 +24,7 @@ std::string summarise_analysis(const G& game, const typename G::State& state,
   int listed = 0;
   for (const ActionStat& stat : analysis.actions) {
     if (stat.action == chosen || listed == 3) continue;
-    text += (listed++ ? ", " : "; alternatives: ") + game.action_to_string(state, stat.action) +
+    text += (listed++ ? ", " : "; alternatives: ") + sling::action_words(game, state, stat.action) +
             " " + percent((stat.value + 1) / 2);
   }
   return text;

@@ -17,11 +17,9 @@ std::string side_name(const DanelawGame& game, int side) {
   return display_name(game.info().sides[static_cast<std::size_t>(side)]);
 }
 
+// As the hints and the move log name it (the map's town, else label and nearest town).
 std::string hex_name(const DanelawGame& game, int hex) {
-  std::string text = game.map().label(hex);
-  const int town = game.map().hex(hex).town;
-  if (town >= 0) text += " " + game.map().towns()[static_cast<std::size_t>(town)].name;
-  return text;
+  return game.hex_words(hex);
 }
 
 std::string result_text(BattleResult result) {
@@ -112,7 +110,7 @@ std::string GameView<DanelawGame>::describe_chance(const Game& game, const State
 }
 
 std::string GameView<DanelawGame>::option_label(const Game& game, const State& s, Action a) {
-  std::string label = game.action_to_string(s, a);
+  std::string label = game.action_words(s, a);
   Rng rng(0, 0);
   if (game.heuristic_action(s, rng) == a) label += "  (rule of thumb)";
   return label;

@@ -40,7 +40,7 @@ struct GameView {
   }
   // A numbered option's text; it should start with the typed form of the action.
   static std::string option_label(const G& game, const State& s, Action a) {
-    return game.action_to_string(s, a);
+    return sling::action_words(game, s, a);
   }
   // Where the legal set is too large to list: a few suggestions (a subset of the legal actions).
   static void suggestions(const G& game, const State& s, ActionList<G>& out) {

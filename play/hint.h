@@ -39,6 +39,9 @@ struct Hint {
   // nothing worth showing (every entry backed by a single look).
   std::string count_word;
   bool ranked = false;  // the analysis valued the moves (an agent that reports none names its move)
+  // The agent's word on its analysis (Analysis::note): why its move, starred best, can show a
+  // lower win chance than a row below it (the duel's lookahead breaks near-ties toward closing in).
+  std::string note;
   std::vector<HintLine> lines;
 };
 
@@ -55,7 +58,7 @@ std::vector<HintLine> hint_lines(const G& game, const typename G::State& state,
   });
   std::vector<HintLine> lines;
   for (const ActionStat& stat : ranked) {
-    const std::string text = game.action_to_string(state, stat.action);
+    const std::string text = sling::action_words(game, state, stat.action);
     const double win = (stat.value + 1) / 2;
     const auto same = std::find_if(lines.begin(), lines.end(), [&](const HintLine& line) {
       return line.action == stat.action || line.text == text;
@@ -70,7 +73,7 @@ std::vector<HintLine> hint_lines(const G& game, const typename G::State& state,
   }
   if (lines.empty() && best != kInvalidAction)
     lines.push_back(
-        {best, game.action_to_string(state, best), (analysis.value + 1) / 2, 0, 1, true});
+        {best, sling::action_words(game, state, best), (analysis.value + 1) / 2, 0, 1, true});
   return lines;
 }
 
@@ -106,6 +109,7 @@ Hint compute_hint(const G& rules_game, const G& game, const typename G::State& s
   hint.exact = analysis.exact;
   hint.win = (analysis.value + 1) / 2;
   hint.ranked = !analysis.actions.empty();
+  hint.note = analysis.note;
   hint.lines = hint_lines(game, state, analysis, hint.best);
   const bool counted = std::any_of(analysis.actions.begin(), analysis.actions.end(),
                                    [](const ActionStat& s) { return s.visits > 1; });

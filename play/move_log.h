@@ -28,7 +28,7 @@ void write_move_log(std::ostream& out, const G& game, const std::vector<Action>&
       out << View::describe_chance(game, s, history[ply], style) << "\n";
     } else {
       out << display_name(game.info().sides[static_cast<std::size_t>(p)]) << ": "
-          << game.action_to_string(s, history[ply]) << "\n";
+          << sling::action_words(game, s, history[ply]) << "\n";
     }
     apply_any(game, s, history[ply]);
   }

@@ -218,7 +218,7 @@ class PlaySession {
     if (View::is_follow_up(game(), state())) {
       // An answer to the die just shown: one line.
       out_ << "  " << side_label(side) << " (" << labels_[side]
-           << "): " << game().action_to_string(state(), action);
+           << "): " << sling::action_words(game(), state(), action);
       if (!analysis.actions.empty()) {
         out_ << "  (" << (analysis.exact ? "exact" : "estimated") << " win chance "
              << percent((analysis.value + 1) / 2) << ")";
@@ -226,7 +226,7 @@ class PlaySession {
       out_ << "\n";
     } else {
       out_ << style().paint(side_label(side), Colour::kBold) << " (" << labels_[side]
-           << "): " << style().paint(game().action_to_string(state(), action), Colour::kBold)
+           << "): " << style().paint(sling::action_words(game(), state(), action), Colour::kBold)
            << "\n";
       if (!analysis.actions.empty()) {
         out_ << "  " << side_label(side) << "'s "
@@ -302,7 +302,7 @@ class PlaySession {
       const std::optional<Action> action = read_action(state(), line, listed);
       if (!action) continue;
       out_ << side_with_verb(game().info().sides[side], "plays", "play") << " "
-           << style().paint(game().action_to_string(state(), *action), Colour::kBold) << "\n";
+           << style().paint(sling::action_words(game(), state(), *action), Colour::kBold) << "\n";
       apply(*action);
       return Turn::kActed;
     }
@@ -409,7 +409,7 @@ class PlaySession {
     }
     for (Action a : actions) {
       out_ << side_with_verb(game().info().sides[side], "plays", "play") << " "
-           << style().paint(game().action_to_string(state(), a), Colour::kBold) << "\n";
+           << style().paint(sling::action_words(game(), state(), a), Colour::kBold) << "\n";
       apply(a);
     }
     return true;
@@ -458,10 +458,11 @@ class PlaySession {
       }
       out_ << "Hint (" << (spec.empty() ? hint.source : spec) << "): ";
       if (!hint.ranked) {
-        out_ << "play " << game().action_to_string(state(), hint.best) << "\n";
+        out_ << "play " << sling::action_words(game(), state(), hint.best) << "\n";
         return;
       }
       out_ << (hint.exact ? "exact" : "estimated") << " win chance " << percent(hint.win) << "\n";
+      if (!hint.note.empty()) out_ << "  (" << hint.note << ")\n";
       write_hint_table(out_, hint, listed, all);
     } catch (const std::exception& e) {
       out_ << "No hint: " << e.what() << "\n";

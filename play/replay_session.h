@@ -57,7 +57,7 @@ class ReplaySession {
     const Player p = game_.current_player(before);
     if (p == kChancePlayer) return View::describe_chance(game_, before, a, style_);
     return side_with_verb(game_.info().sides[static_cast<std::size_t>(p)], "plays", "play") + " " +
-           game_.action_to_string(before, a);
+           sling::action_words(game_, before, a);
   }
 
   void to_end(std::ostream& out) const {

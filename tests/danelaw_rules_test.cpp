@@ -669,6 +669,48 @@ TEST_F(DanelawRulesTest, ActionsPrintAndParseByHexLabelOrTownName) {
                IllegalActionError);
 }
 
+// A player's words name a hex as the unzoomed map does: its town, else its label (shown only
+// when zoomed) and the nearest town.  They are typed moves too: each parses to its action.
+TEST_F(DanelawRulesTest, PlayerWordsNameHexesByTheMapsTownsAndParseBack) {
+  const DanelawGame& g = england();
+  const HexMap& map = g.map();
+  State s = g.initial_state();
+  const int york = map.find_hex("York");
+  EXPECT_EQ(g.hex_words(york), "York");
+  EXPECT_EQ(g.action_words(s, make_action(ActionKind::kSelect, york)), "army York");
+  // A hex beside York without a town of its own is named by its label and York (one hex away).
+  int beside = -1;
+  for (int d = 0; d < kDirections && beside < 0; ++d) {
+    const int n = map.neighbour(york, d);
+    if (n >= 0 && map.hex(n).town < 0 && !map.hex(n).is_sea()) beside = n;
+  }
+  ASSERT_GE(beside, 0);
+  const std::string words = g.hex_words(beside);
+  EXPECT_EQ(words.substr(0, 4), map.label(beside));
+  // Another town as near as York may be named instead, never one farther away.
+  const std::string near = words.substr(words.find(" near ") + 6);
+  ASSERT_GE(map.find_town(near), 0) << words;
+  EXPECT_EQ(map.distance(beside, map.towns()[map.find_town(near)].hex), 1) << words;
+  EXPECT_EQ(g.action_words(s, make_action(ActionKind::kMoveTo, beside)), "to " + words);
+  // Chance outcomes and moves without a hex read as the records write them.
+  EXPECT_EQ(g.action_words(s, make_action(ActionKind::kEndMove)), "end move");
+  Rng rng(9, 0);
+  int checked = 0;
+  for (int ply = 0; ply < 400 && !g.is_terminal(s); ++ply) {
+    ActionList<DanelawGame> legal;
+    if (g.current_player(s) != kChancePlayer) {
+      g.legal_actions(s, legal);
+      for (Action a : legal) {
+        ASSERT_EQ(g.parse_action(s, g.action_words(s, a)), a) << g.action_words(s, a);
+        ++checked;
+      }
+    }
+    g.apply_unchecked(s, g.current_player(s) == kChancePlayer ? sample_chance(g, s, rng)
+                                                              : sample_uniform_action(g, s, rng));
+  }
+  EXPECT_GT(checked, 1000);
+}
+
 TEST_F(DanelawRulesTest, StatesReadFromFilesAreChecked) {
   const DanelawGame& g = england();
   Rng rng(4, 0);

@@ -3,6 +3,7 @@
 // and ties broken by the plateau margin made it wait for ever on the 30 cm board at 3 cm.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 
@@ -10,6 +11,7 @@
 #include "agents/registry.h"
 #include "solvers/duel/solution_cache.h"
 #include "solvers/duel/solve.h"
+#include "tests/duel_positions.h"
 
 namespace sling {
 namespace {
@@ -83,6 +85,40 @@ TEST(DuelLookahead, StrongWithTheGamesOwnSolutionInTheCacheFinishesItsGames) {
     EXPECT_TRUE(game.is_terminal(s)) << "game " << g << " stalled for " << plies << " plies";
   }
   disk_cache_settings.set_directory("");
+}
+
+// Interpolated values break near-ties toward closing in, so the move played can be valued a
+// little below the best: the analysis then values the position by the move played and its note
+// says why, so that a hint starring that move (play/hint.h) does not contradict its own rows.
+TEST(DuelLookahead, ATieBrokenBelowTheHighestValueIsExplainedAndValuedByTheMovePlayed) {
+  duel::DuelRules rules = duel_positions::pitch3_without_god();
+  rules.board_cm = 16;  // a small board: the coarse solution takes a second or less
+  const duel::DuelGame game(rules);
+  auto agent = make_agent(game, "lookahead:value_pitch=4,tie=0.1");
+  int broken = 0;
+  for (int face = 1; face <= 6; ++face) {
+    // A movement die of `face` (some faces end in another phase on this small board: skipped).
+    duel::DuelState s = duel_positions::david_declares(game);
+    game.apply_unchecked(s, duel::act::kMove);
+    game.apply_unchecked(s, static_cast<Action>(face));
+    if (s.phase != duel::Phase::kDestination) continue;
+    agent->new_game(1);
+    const Action chosen = agent->act(s);
+    const Analysis analysis = agent->last_analysis();
+    ASSERT_FALSE(analysis.actions.empty());
+    const auto played = std::find_if(analysis.actions.begin(), analysis.actions.end(),
+                                     [&](const ActionStat& stat) { return stat.action == chosen; });
+    ASSERT_NE(played, analysis.actions.end());
+    EXPECT_DOUBLE_EQ(analysis.value, played->value) << "face " << face;
+    if (played->value < analysis.actions.front().value) {
+      ++broken;
+      EXPECT_NE(analysis.note.find("closes in soonest"), std::string::npos) << analysis.note;
+      EXPECT_NE(analysis.note.find("within 10.0 points"), std::string::npos) << analysis.note;
+    } else {
+      EXPECT_TRUE(analysis.note.empty()) << analysis.note;
+    }
+  }
+  EXPECT_GT(broken, 0) << "no die of six made the tie rule play below the best value";
 }
 
 }  // namespace

@@ -61,6 +61,9 @@ def start_browser(download_dir):
         fail("the browser cannot start: " + " ".join(str(error).split()))
     driver.set_window_size(1280, 800)
     emulate_viewport(driver, 1280, 720)
+    # A script that waits on the page (an async one, playing through danelaw's placements against
+    # the agent) may take as long as the test has left, not WebDriver's 30 s.
+    driver.set_script_timeout(max(30.0, PageWaits.deadline - time.time()))
     return driver
 
 
@@ -564,9 +567,11 @@ def check_analysis(page, out):
                     " return [g.complete, g.naturalWidth, g.getBoundingClientRect().width]")
     if not graph[0] or graph[1] < 100 or graph[2] < 200:
         fail("the analysis graph is not drawn (%s)" % graph)
-    rows = page.js("return document.querySelectorAll('#game-analysis table.analysis-totals tr').length")
-    if rows != 3:
-        fail("the analysis lists %d rows of totals, not a header and two sides" % rows)
+    shape = page.js("return [...document.querySelectorAll('#game-analysis table.analysis-totals tr')]"
+                    ".map((r) => r.cells.length)")
+    if len(shape) != 8 or any(cells != 3 for cells in shape):
+        fail("the analysis's totals are %s cells a row, not a column for each side and a row for"
+             " each of seven figures" % shape)
     errors = page.driver.find_elements(By.CSS_SELECTOR, "#game-analysis ol.analysis-errors li")
     if not errors:
         fail("the analysis lists no error, though the person passed a turn")

@@ -143,6 +143,10 @@ class Firefox:
                 time.sleep(0.2)
         try:
             self.client.command("WebDriver:NewSession", {"strictFileInteractability": True})
+            # A script that waits on the page (an async one, playing through danelaw's placements
+            # against the agent) may take as long as the test has left, not WebDriver's 30 s.
+            self.client.command("WebDriver:SetTimeouts",
+                                {"script": int(1000 * max(30.0, PageWaits.deadline - time.time()))})
             # The window's outer size; the page sees a little less.
             self.client.command("WebDriver:SetWindowRect", {"width": 1280, "height": 900})
         except (OSError, MarionetteError) as error:
@@ -289,7 +293,7 @@ class Page(PageWaits):
                 self.set_size(width, height)
                 check_layout(self, "Firefox, %s at %dx%d" % (where, width, height))
                 continue
-            self.set_size(1280, 720)
+            self.set_size(1280, height + 16)  # the whole frame in the window
             frame = self.js("const f = document.createElement('iframe'); f.id = 'phone-frame';"
                             "f.style = 'position: fixed; top: 0; left: 0; border: 0; width: %dpx; height: %dpx; z-index: 99';"
                             "f.src = location.href; document.body.appendChild(f); return f;" % (width, height))

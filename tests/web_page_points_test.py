@@ -2,8 +2,9 @@
 """`sling serve` in headless Chromium, point by point as a new player meets the page:
 
 - every error outside a game (a bad agent spec, a bad seed, a malformed rules file, a corrupt save
-  on Load and on Replay, an expired game address) is shown in view as Sling's one line, and the
-  form keeps what was typed; Start is disabled, with a word, while the server sets a game up;
+  on Load and on Replay, an expired game address) is shown in view as Sling's one line at each of
+  the three sizes, and the form keeps what was typed; Start is disabled, with a word, while the
+  server sets a game up;
 - leaving a game asks with Stay focused, and Back to the game returns to it;
 - a save is continued by the players it names;
 - the flee after a tied melee (tests/data/web/duel-tie-flee.json) is shaded around David, with as
@@ -11,9 +12,11 @@
   after the flee Goliath keeps his old trail;
 - a replay's past ply shows that ply's trails;
 - the God answers given for the player are marked in the log and not rated by the analysis;
-- the analysis graph's text is at least 11 px at 1280x720;
+- the analysis graph's text is at least 11 px, and the analysis and the flee's reach and hint
+  pass the layout check, at each of the three sizes;
 - the duel's hint at a destination is a heat map with the best point starred, five rows listed;
-  danelaw's hint merges equal moves and numbers them on the map as in the list;
+  danelaw's hint merges equal moves and numbers them on the map as in the list, its moves and the
+  log naming each hex by its town or by its label and the nearest town;
 - danelaw's town names never overlap and are at least 11 px at 1280x720 and 1920x1080 (all
   shown) and at 390x844 zoomed in, the armies' letters too, and each hex to choose takes a tap of
   at least 24 px there.
@@ -29,8 +32,9 @@ import shutil
 import tempfile
 import time
 
-from web_browser_test import Page, start_browser
-from web_page_support import PageWaits, check_layout, fail, start_server, stop_server
+from web_browser_test import Page, set_viewport, start_browser
+from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
+                              TOWN_NAMES_JS, PageWaits, check_hex_words, check_layout, fail, start_server, stop_server)
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -54,6 +58,9 @@ def shown_error(page):
 
 def expect_error(page, what, contains):
     text, in_view = shown_error(page)
+    if not text:
+        # The line hidden before each step (see check_errors_outside_a_game) and not shown again.
+        fail("%s: no error line shown" % what)
     if not text.startswith("sling: ") or contains not in text or "\n" in text:
         fail("%s: the page shows '%s', not Sling's one line naming '%s'" % (what, text, contains))
     if not in_view:
@@ -61,14 +68,20 @@ def expect_error(page, what, contains):
     print("%s: %s" % (what, text))
 
 
-def check_errors_outside_a_game(page, scratch):
+def check_errors_outside_a_game(page, scratch, size):
+    """At a size (width, height): each error in view, the form keeping what was typed.  The error
+    line is hidden before each step, as the page hides it when a request starts, so that the line
+    then shown is that step's."""
     open_form(page)
+    set_viewport(page, *size)
+    where = " at %dx%d" % size
+    hide = "document.getElementById('error').hidden = true"
     Select(page.driver.find_element(By.ID, "side1")).select_by_value("spec")
     spec = page.driver.find_element(By.ID, "side1-spec")
     spec.send_keys("mcts:iterations=abc")
     page.driver.find_element(By.ID, "seed").send_keys("17")
     page.click("start")
-    expect_error(page, "a bad agent spec", "abc")
+    expect_error(page, "a bad agent spec" + where, "abc")
     if spec.get_attribute("value") != "mcts:iterations=abc" or \
             page.driver.find_element(By.ID, "seed").get_attribute("value") != "17":
         fail("the form lost what was typed after an error")
@@ -78,28 +91,34 @@ def check_errors_outside_a_game(page, scratch):
     seed = page.driver.find_element(By.ID, "seed")
     seed.clear()
     seed.send_keys("abc")
+    page.js(hide)
     page.click("start")
-    expect_error(page, "a bad seed", "seed")
+    expect_error(page, "a bad seed" + where, "seed")
     seed.clear()
     rules = os.path.join(scratch, "bad-rules.json")
     with open(rules, "w") as f:
         f.write("{ not json")
     page.driver.find_element(By.ID, "rules-file").send_keys(rules)
+    page.js(hide)
     page.click("start")
-    expect_error(page, "a malformed rules file", "")
+    expect_error(page, "a malformed rules file" + where, "malformed JSON")
     corrupt = os.path.join(scratch, "corrupt-save.json")
     with open(corrupt, "w") as f:
         f.write('{"format": "sling-record", "game": "duel", "history": [1, 2')
     open_form(page)
     page.click("tab-load")
+    page.js(hide)
     page.driver.find_element(By.ID, "load-file").send_keys(corrupt)
-    expect_error(page, "a corrupt save on Load", "")
+    expect_error(page, "a corrupt save on Load" + where, "malformed JSON")
     page.click("tab-replay")
+    page.js(hide)
     page.driver.find_element(By.ID, "replay-file").send_keys(corrupt)
-    expect_error(page, "a corrupt save on Replay", "")
+    expect_error(page, "a corrupt save on Replay" + where, "malformed JSON")
+    check_layout(page, "a corrupt save" + where)
     page.driver.get(page.url + "?game=0123456789abcdef")
     page.wait(lambda: page.js("return window.slingReady === true"), "the page to load")
-    expect_error(page, "an expired game address", "no longer on the server")
+    expect_error(page, "an expired game address" + where, "no longer on the server")
+    check_layout(page, "an expired game address" + where)
 
 
 def check_start_waits_visibly(page):
@@ -151,14 +170,6 @@ def check_load_takes_the_saves_players(page, scratch):
     print("Load: the save's players (you and easy)")
 
 
-# The shaded reach: each cell's centre in board centimetres, and the figures' centres.
-REACH_JS = r"""
-const svg = document.getElementById('duel-board'), size = window.slingState.board.board_cm;
-const cells = [...document.querySelectorAll('#duel-reach rect')].map((r) =>
-    [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2,
-     size - Number(r.getAttribute('y')) - Number(r.getAttribute('height')) / 2]);
-return cells;
-"""
 
 
 def check_tie_flee(page, out):
@@ -188,6 +199,10 @@ def check_tie_flee(page, out):
     page.screenshot(out, "duel-tie-flee-1280x720.png")
     check_duel_hint(page)
     page.screenshot(out, "duel-hint-1280x720.png")
+    for width, height in SIZES[1:]:
+        set_viewport(page, width, height)
+        check_flee_drawn_at(page, b, "at %dx%d" % (width, height))
+    set_viewport(page, 1280, 720)
     # A flee away from Goliath, half the allowance: the ghost moves there, David's trail follows.
     dx, dy = b["david"]["x"] - b["goliath"]["x"], b["david"]["y"] - b["goliath"]["y"]
     norm = math.hypot(dx, dy) or 1
@@ -245,30 +260,43 @@ def check_replay_trails_and_analysis(page, out):
         fail("the analysis marks no answer as given automatically")
     if automatic_plies & listed:
         fail("the analysis lists automatic answers as errors: plies %s" % sorted(automatic_plies & listed))
-    # The graph's text as shown: its font size times the image's scale.
-    scale = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
-                    " return g.getBoundingClientRect().width / g.naturalWidth")
-    smallest = min(float(size) for size in __import__("re").findall(
-        r'font-size="([0-9.]+)"', page.js("return analysisShown.svg")))
-    if smallest * scale < 11:
-        fail("the analysis graph's smallest text is %.1f px at 1280x720" % (smallest * scale))
-    check_layout(page, "the analysis of the tie-flee replay at 1280x720")
+    text_px = {}
+    for width, height in SIZES:
+        set_viewport(page, width, height)
+        text_px[width] = graph_text_px(page)
+        if text_px[width] < 11:
+            fail("the analysis graph's smallest text is %.1f px at %dx%d" % (text_px[width], width, height))
+        check_layout(page, "the analysis of the tie-flee replay at %dx%d" % (width, height))
+    set_viewport(page, 1280, 720)
     page.js("document.getElementById('game-analysis').scrollIntoView()")
     page.screenshot(out, "analysis-duel-1280x720.png")
-    print("replay: trails change ply by ply; analysis: %d automatic answers not rated, text %.1f px" %
-          (len(automatic_plies), smallest * scale))
+    print("replay: trails change ply by ply; analysis: %d automatic answers not rated, text %s px" %
+          (len(automatic_plies), {w: round(px, 1) for w, px in text_px.items()}))
 
 
-# Ring labels of the duel that overlap one another (pairs).
-RING_OVERLAPS_JS = r"""
-const boxes = [...document.querySelectorAll('.ring-label')].map((t) => t.getBoundingClientRect());
-let pairs = 0;
-for (let i = 0; i < boxes.length; ++i)
-  for (let j = i + 1; j < boxes.length; ++j)
-    if (boxes[i].left < boxes[j].right && boxes[j].left < boxes[i].right &&
-        boxes[i].top < boxes[j].bottom && boxes[j].top < boxes[i].bottom) ++pairs;
-return pairs;
-"""
+
+
+def check_flee_drawn_at(page, b, where):
+    """The flee's reach and the hint's heat map as drawn at another size: the same cells around
+    David, the best starred, the ring labels apart, nothing cut off."""
+    cells = page.js(REACH_JS)
+    far = [c for c in cells if math.hypot(c[0] - b["david"]["x"], c[1] - b["david"]["y"]) > b["allowance_cm"] + 0.6]
+    heat = page.js("return document.querySelectorAll('#hint-heat rect').length")
+    if len(cells) != len(b["reach"]) or far or not heat or not page.js("return !!document.getElementById('hint-best')"):
+        fail("the flee %s: %d cells for %d destinations (%d beyond David's reach), %d hint cells" %
+             (where, len(cells), len(b["reach"]), len(far), heat))
+    if page.js(RING_OVERLAPS_JS):
+        fail("the flee %s: %d pairs of ring labels overlap" % (where, page.js(RING_OVERLAPS_JS)))
+    check_layout(page, "the flee " + where)
+    print("the tie-flee %s: %d cells around David, %d hint cells" % (where, len(cells), heat))
+
+
+def graph_text_px(page):
+    """The analysis graph's smallest text as shown: its font size times the image's scale."""
+    scale = page.js("const g = document.querySelector('#game-analysis img.analysis-graph');"
+                    " return g.getBoundingClientRect().width / g.naturalWidth")
+    return scale * min(float(size) for size in __import__("re").findall(
+        r'font-size="([0-9.]+)"', page.js("return analysisShown.svg")))
 
 
 def check_duel_hint(page):
@@ -291,43 +319,8 @@ def check_duel_hint(page):
     print("duel hint: %d destinations on the board, %d rows listed" % (len(places), rows))
 
 
-# Danelaw's town names as shown: overlapping pairs, the smallest size, and how many are hidden.
-TOWN_NAMES_JS = r"""
-const names = [...document.querySelectorAll('#danelaw-map text.town')];
-const shown = names.filter((t) => getComputedStyle(t).display !== 'none');
-const boxes = shown.map((t) => t.getBoundingClientRect());
-let pairs = 0;
-for (let i = 0; i < boxes.length; ++i)
-  for (let j = i + 1; j < boxes.length; ++j)
-    if (boxes[i].left < boxes[j].right - 0.5 && boxes[j].left < boxes[i].right - 0.5 &&
-        boxes[i].top < boxes[j].bottom - 0.5 && boxes[j].top < boxes[i].bottom - 0.5) ++pairs;
-const map = document.getElementById('danelaw-map').getBoundingClientRect();
-const inView = shown.filter((t, i) => boxes[i].right > map.left && boxes[i].left < map.right &&
-                                     boxes[i].bottom > map.top && boxes[i].top < map.bottom);
-const px = inView.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
-const letters = [...document.querySelectorAll('#danelaw-map text.army-letter')].filter((t) => {
-  const r = t.getBoundingClientRect();
-  return r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom;
-}).map((t) => t.getBoundingClientRect().height / 1.15);
-return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.length ? Math.min(...px) : 0,
-        letters: letters.length ? Math.min(...letters) : 0};
-"""
 
 
-# Plays the first legal action for the person until an army is to be chosen (the placements
-# done), waiting for the agent's replies; the page is then reloaded on the game.
-TO_MOVEMENT_JS = r"""
-const id = gameId;
-const get = () => fetch('/api/games/' + id).then((r) => r.json());
-for (let i = 0; i < 400; ++i) {
-  const s = await get();
-  if (s.human_turn && s.actions.some((a) => a.kind === 'army')) return s.ply;
-  if (!s.human_turn) { await new Promise((r) => setTimeout(r, 100)); continue; }
-  await fetch('/api/games/' + id + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
-              body: JSON.stringify({action: s.actions[0].code, ply: s.ply})});
-}
-return -1;
-"""
 
 
 def check_danelaw_names(page, out):
@@ -372,8 +365,11 @@ def check_danelaw_names(page, out):
     if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
             not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
         fail("the danelaw hint's rows %s do not match the numbers on the map %s" % (rows, marks))
+    if page.js(HINT_MARK_OVERLAPS_JS):
+        fail("%d pairs of the danelaw hint's numbers on the map overlap" % page.js(HINT_MARK_OVERLAPS_JS))
     if "1 visits" in page.js("return document.getElementById('hint-box').textContent"):
         fail("the danelaw hint counts single looks as visits")
+    check_hex_words(labels + [e["text"] for e in state["log"]], "the danelaw hint and log")
     page.screenshot(out, "danelaw-hint-1280x720.png")
     print("danelaw hint: %d moves (%s), %d numbered on the map" % (len(labels), hint["count_word"] or "no counts", len(marks)))
 
@@ -395,7 +391,9 @@ def main():
     try:
         driver = start_browser(scratch)
         page = Page(driver, url)
-        check_errors_outside_a_game(page, scratch)
+        for size in SIZES:
+            check_errors_outside_a_game(page, scratch, size)
+        set_viewport(page, 1280, 720)
         check_start_waits_visibly(page)
         check_load_takes_the_saves_players(page, scratch)
         check_tie_flee(page, args.out)

@@ -244,3 +244,87 @@ const names = [...svg.querySelectorAll('text.town')].map((t) => t.getBoundingCli
 return {box: [box.clientWidth, box.clientHeight], view: svg.getAttribute('viewBox').split(' ').map(Number),
         smallest_name: Math.min(...names), board: document.getElementById('board-area').clientWidth};
 """
+
+
+# What the two browser tests of a new player's points measure in the page alike.
+
+# The shaded reach: each cell's centre in board centimetres, and the figures' centres.
+REACH_JS = r"""
+const svg = document.getElementById('duel-board'), size = window.slingState.board.board_cm;
+const cells = [...document.querySelectorAll('#duel-reach rect')].map((r) =>
+    [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2,
+     size - Number(r.getAttribute('y')) - Number(r.getAttribute('height')) / 2]);
+return cells;
+"""
+
+# Ring labels of the duel that overlap one another (pairs).
+RING_OVERLAPS_JS = r"""
+const boxes = [...document.querySelectorAll('.ring-label')].map((t) => t.getBoundingClientRect());
+let pairs = 0;
+for (let i = 0; i < boxes.length; ++i)
+  for (let j = i + 1; j < boxes.length; ++j)
+    if (boxes[i].left < boxes[j].right && boxes[j].left < boxes[i].right &&
+        boxes[i].top < boxes[j].bottom && boxes[j].top < boxes[i].bottom) ++pairs;
+return pairs;
+"""
+
+# Danelaw's town names as shown: overlapping pairs, the smallest size, and how many are hidden.
+TOWN_NAMES_JS = r"""
+const names = [...document.querySelectorAll('#danelaw-map text.town')];
+const shown = names.filter((t) => getComputedStyle(t).display !== 'none');
+const boxes = shown.map((t) => t.getBoundingClientRect());
+let pairs = 0;
+for (let i = 0; i < boxes.length; ++i)
+  for (let j = i + 1; j < boxes.length; ++j)
+    if (boxes[i].left < boxes[j].right - 0.5 && boxes[j].left < boxes[i].right - 0.5 &&
+        boxes[i].top < boxes[j].bottom - 0.5 && boxes[j].top < boxes[i].bottom - 0.5) ++pairs;
+const map = document.getElementById('danelaw-map').getBoundingClientRect();
+const inView = shown.filter((t, i) => boxes[i].right > map.left && boxes[i].left < map.right &&
+                                     boxes[i].bottom > map.top && boxes[i].top < map.bottom);
+const px = inView.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+const letters = [...document.querySelectorAll('#danelaw-map text.army-letter')].filter((t) => {
+  const r = t.getBoundingClientRect();
+  return r.right > map.left && r.left < map.right && r.bottom > map.top && r.top < map.bottom;
+}).map((t) => t.getBoundingClientRect().height / 1.15);
+return {names: names.length, shown: shown.length, pairs: pairs, smallest: px.length ? Math.min(...px) : 0,
+        letters: letters.length ? Math.min(...letters) : 0};
+"""
+
+# Plays the first legal action for the person until an army is to be chosen (the placements
+# done), waiting for the agent's replies; the page is then reloaded on the game.  An async
+# function's promise: WebDriver waits for it in either browser.
+TO_MOVEMENT_JS = r"""
+return (async () => {
+const id = window.slingState.id;
+const get = () => fetch('/api/games/' + id).then((r) => r.json());
+for (let i = 0; i < 400; ++i) {
+  const s = await get();
+  if (s.human_turn && s.actions.some((a) => a.kind === 'army')) return s.ply;
+  if (!s.human_turn) { await new Promise((r) => setTimeout(r, 100)); continue; }
+  await fetch('/api/games/' + id + '/act', {method: 'POST', headers: {'Content-Type': 'application/json'},
+              body: JSON.stringify({action: s.actions[0].code, ply: s.ply})});
+}
+return -1;
+})();
+"""
+
+
+def check_hex_words(labels, where):
+    """Danelaw's moves name a hex as the map shows it: by its town, else by its label (shown only
+    zoomed in) with the nearest town ("to 1403 near York"), never by a bare number."""
+    import re
+    bare = [label for label in labels if re.search(r"\b\d{4}\b(?! near [A-Z])", label)]
+    if bare:
+        fail("%s: moves name hexes by number alone: %s" % (where, bare[:3]))
+
+
+# Pairs of danelaw's hint numbers on the map that overlap one another.
+HINT_MARK_OVERLAPS_JS = r"""
+const boxes = [...document.querySelectorAll('#hint-marks circle')].map((c) => c.getBoundingClientRect());
+let pairs = 0;
+for (let i = 0; i < boxes.length; ++i)
+  for (let j = i + 1; j < boxes.length; ++j)
+    if (boxes[i].left < boxes[j].right - 0.5 && boxes[j].left < boxes[i].right - 0.5 &&
+        boxes[i].top < boxes[j].bottom - 0.5 && boxes[j].top < boxes[i].bottom - 0.5) ++pairs;
+return pairs;
+"""

@@ -230,4 +230,21 @@ concept HasEndReason = Game<G> && requires(const G& g, const typename G::State& 
   { g.end_reason(s) } -> std::convertible_to<std::string_view>;
 };
 
+// An action in a player's words, where they differ from the record's action_to_string (danelaw
+// names a hex by the town the map shows): hints, move logs and option labels use these; records,
+// protocols and tests of round trips keep action_to_string.
+template <class G>
+concept HasActionWords = Game<G> && requires(const G& g, const typename G::State& s, Action a) {
+  { g.action_words(s, a) } -> std::convertible_to<std::string>;
+};
+
+template <Game G>
+std::string action_words(const G& game, const typename G::State& s, Action a) {
+  if constexpr (HasActionWords<G>) {
+    return game.action_words(s, a);
+  } else {
+    return game.action_to_string(s, a);
+  }
+}
+
 }  // namespace sling

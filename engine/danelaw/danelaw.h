@@ -183,6 +183,13 @@ class DanelawGame {
   void apply_chance_unchecked(State& s, Action outcome) const;
   Returns returns(const State& s) const;
   std::string action_to_string(const State& s, Action action) const;
+  // The action in a player's words (hints, move logs, the page's labels): a hex named as the map
+  // names it, by its town ("army York"), else by its label and the nearest town ("to 1403 near
+  // York"; the labels show only on a zoomed map).  parse_action reads these words as well; records
+  // keep action_to_string's.
+  std::string action_words(const State& s, Action action) const;
+  // A hex in those words: "York", or "1403 near York".
+  std::string hex_words(int hex) const;
   Action parse_action(const State& s, std::string_view text) const;
   std::string state_to_string(const State& s) const;
   std::string rules_json() const;
@@ -242,6 +249,9 @@ class DanelawGame {
   void check_wipe_out(State& s) const;
   bool roller_available(const State& s) const;
   std::string hex_text(int hex) const;
+  // An action with its hex (if any) written by `hex_name`.
+  template <class HexName>
+  std::string action_text(Action action, HexName hex_name) const;
 
   DanelawRules rules_;
   std::shared_ptr<const HexMap> map_;

@@ -37,23 +37,40 @@ std::string DanelawGame::hex_text(int hex) const {
   return text;
 }
 
-std::string DanelawGame::action_to_string(const State&, Action action) const {
+// The nearest town by hex distance (the first in the map's order on a tie), so that the words of
+// a hex without a town still point at a name the unzoomed map shows.
+std::string DanelawGame::hex_words(int hex) const {
+  const int town = map_->hex(hex).town;
+  if (town >= 0) return map_->towns()[static_cast<std::size_t>(town)].name;
+  const Town* nearest = nullptr;
+  int best = 0;
+  for (const Town& t : map_->towns()) {
+    const int d = map_->distance(hex, t.hex);
+    if (!nearest || d < best) nearest = &t, best = d;
+  }
+  std::string text = map_->label(hex);
+  if (nearest) text += " near " + nearest->name;
+  return text;
+}
+
+template <class HexName>
+std::string DanelawGame::action_text(Action action, HexName hex_name) const {
   const int p = action_payload(action);
   switch (action_kind(action)) {
     case ActionKind::kPlace:
-      return "place " + hex_text(p);
+      return "place " + hex_name(p);
     case ActionKind::kReinforce:
-      return "reinforce " + hex_text(p);
+      return "reinforce " + hex_name(p);
     case ActionKind::kSelect:
-      return "army " + hex_text(p);
+      return "army " + hex_name(p);
     case ActionKind::kMoveTo:
-      return "to " + hex_text(p);
+      return "to " + hex_name(p);
     case ActionKind::kEndMove:
       return "end move";
     case ActionKind::kAttack:
-      return "attack " + hex_text(p);
+      return "attack " + hex_name(p);
     case ActionKind::kRoll:
-      return "roll " + hex_text(p);
+      return "roll " + hex_name(p);
     case ActionKind::kStop:
       return "stop";
     case ActionKind::kEndBattles:
@@ -63,7 +80,7 @@ std::string DanelawGame::action_to_string(const State&, Action action) const {
     case ActionKind::kHold:
       return "hold";
     case ActionKind::kRoutStep:
-      return "rout " + hex_text(p);
+      return "rout " + hex_name(p);
     case ActionKind::kMovementDice:
       return "dice " + std::to_string(p / 8) + "+" + std::to_string(p % 8);
     case ActionKind::kBattleDice:
@@ -73,6 +90,14 @@ std::string DanelawGame::action_to_string(const State&, Action action) const {
     default:
       return "?" + std::to_string(action);
   }
+}
+
+std::string DanelawGame::action_to_string(const State&, Action action) const {
+  return action_text(action, [&](int hex) { return hex_text(hex); });
+}
+
+std::string DanelawGame::action_words(const State&, Action action) const {
+  return action_text(action, [&](int hex) { return hex_words(hex); });
 }
 
 Action DanelawGame::parse_action(const State& s, std::string_view text) const {

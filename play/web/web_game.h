@@ -328,6 +328,7 @@ class WebGame final : public WebSession {
       result.estimated = hint.ranked;
       result.win = hint.win;
       result.count_word = hint.count_word;
+      result.note = hint.note;
       for (const play::HintLine& line : hint.lines) {
         result.actions.push_back({line.action, line.text, line.win, line.count});
         result.merged.push_back(line.merged);
@@ -515,14 +516,14 @@ class WebGame final : public WebSession {
     (void)side;
     AiMove move;
     move.present = true;
-    move.action = game().action_to_string(state, chosen);
+    move.action = sling::action_words(game(), state, chosen);
     move.estimated = !analysis.actions.empty();
     move.exact = analysis.exact;
     move.win = (analysis.value + 1) / 2;
     move.note = analysis.note;
     for (const ActionStat& stat : analysis.actions) {
       if (stat.action == chosen || move.alternatives.size() == 3) continue;
-      move.alternatives.push_back({stat.action, game().action_to_string(state, stat.action),
+      move.alternatives.push_back({stat.action, sling::action_words(game(), state, stat.action),
                                    (stat.value + 1) / 2, stat.visits});
     }
     return move;

@@ -53,7 +53,7 @@ void write_log_and_trails(JsonWriter& out, const G& game, const std::vector<Acti
     } else {
       const bool answered_for_person = ply < automatic.size() && automatic[ply];
       write_string(out, play::display_name(game.info().sides[static_cast<std::size_t>(p)]) + ": " +
-                            game.action_to_string(s, a) +
+                            sling::action_words(game, s, a) +
                             (answered_for_person ? " (answered automatically)" : ""));
       if (answered_for_person) write_field(out, "automatic", true);
     }

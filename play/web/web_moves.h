@@ -43,6 +43,7 @@ struct HintResult {
   bool estimated = true;
   double win = 0;
   std::string count_word;           // what each action's visits count, or "" (play/hint.h)
+  std::string note;                 // the agent's word on its choice (play/hint.h), or ""
   std::vector<MoveChoice> actions;  // best first, equal moves merged
   std::vector<int> merged;          // how many equal moves each action stands for
   // Where each action is on the board (the duel's destination in cm, a danelaw hex in the map's
@@ -132,6 +133,7 @@ inline void write_moves_and_hint(JsonWriter& out, const std::array<AiMove, 2>& m
     out.Null();
   }
   write_field(out, "count_word", hint->count_word);
+  write_field(out, "note", hint->note);
   write_key(out, "actions");
   out.StartArray();
   for (std::size_t i = 0; i < hint->actions.size(); ++i) {

@@ -75,7 +75,16 @@ function drawAnalysis() {
   graph.className = 'analysis-graph';
   graph.alt = 'win chance over the game';
   graph.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
-  box.append(head, source, graph, graphLegend(), totalsTable(a));
+  // Never narrower than its smallest text needs to read at 11 px: on a phone the graph scrolls
+  // sideways in its box rather than shrinking its words.
+  const drawnWidth = Number((svg.match(/<svg[^>]*\swidth="([0-9.]+)"/) || [])[1]);
+  const smallestText = Math.min(...[...svg.matchAll(/font-size="([0-9.]+)"/g)].map((m) => Number(m[1])));
+  if (drawnWidth > 0 && smallestText > 0 && isFinite(smallestText))
+    graph.style.minWidth = Math.ceil(11.2 * drawnWidth / smallestText) + 'px';
+  const graphBox = document.createElement('div');
+  graphBox.className = 'analysis-graph-box';
+  graphBox.appendChild(graph);
+  box.append(head, source, graphBox, graphLegend(), totalsTable(a));
 
   const errors = a.plies.filter((p) => p.side >= 0 && p.error && !p.automatic);
   const title = document.createElement('div');
@@ -116,25 +125,30 @@ function graphLegend() {
   return legend;
 }
 
+// Each side's totals, a column per side and a row per figure: eight columns side by side do not
+// fit a phone's panel at a readable size, three do at every width.
 function totalsTable(a) {
   const table = document.createElement('table');
   table.className = 'analysis-totals';
   const header = table.insertRow();
-  for (const label of ['', 'decisions', 'doubtful', 'bad', 'very bad', 'luck (points)', 'result', 'adjusted']) {
+  header.appendChild(document.createElement('th'));
+  for (const [side, entry] of a.sides.entries()) {
     const cell = document.createElement('th');
-    cell.textContent = label;
+    cell.textContent = sideName(a, side) + (entry.player ? ' (' + entry.player + ')' : '');
     header.appendChild(cell);
   }
-  a.sides.forEach((entry, side) => {
-    const t = entry.totals;
+  const figures = [['decisions', (t) => t.decisions], ['doubtful', (t) => t.errors.doubtful],
+                   ['bad', (t) => t.errors.bad], ['very bad', (t) => t.errors['very bad']],
+                   ['luck (points)', (t) => signedPoints(t.luck).replace(' points', '')],
+                   ['result', (t) => t.result.toFixed(1)],
+                   ['adjusted for luck', (t) => t.adjusted_result.toFixed(3)]];
+  for (const [label, value] of figures) {
     const row = table.insertRow();
-    const who = sideName(a, side) + (entry.player ? ' (' + entry.player + ')' : '');
-    for (const value of [who, t.decisions, t.errors.doubtful, t.errors.bad, t.errors['very bad'],
-                         signedPoints(t.luck).replace(' points', ''), t.result.toFixed(1),
-                         t.adjusted_result.toFixed(3)]) {
-      row.insertCell().textContent = value;
-    }
-  });
+    const name = document.createElement('th');
+    name.textContent = label;
+    row.appendChild(name);
+    for (const entry of a.sides) row.insertCell().textContent = value(entry.totals);
+  }
   table.title = 'luck: the dice\u2019s part of the result; adjusted: the result less the luck';
   return table;
 }

@@ -311,7 +311,6 @@ function drawDanelaw(container, s) {
     }
   });
   el('g', { id: 'movers' }, overlay);
-  drawDanelawHint(overlay, s);
   for (const [key, colour] of [['selected', '#e0a800'], ['target', '#c0392b'], ['rout', '#8e44ad']]) {
     if (!b[key]) continue;
     el('circle', { cx: b[key].x, cy: b[key].y, r: 14, fill: 'none', stroke: 'white', 'stroke-width': 7 }, overlay);
@@ -334,6 +333,8 @@ function drawDanelaw(container, s) {
     }
     g.addEventListener('click', () => { if (!mapDragged) run(() => act(a.code)); });
   }
+  // Over the choices' rings, which would cover its numbers; clicks pass through it to them.
+  drawDanelawHint(overlay, s);
   const tools = document.createElement('div');
   tools.className = 'map-tools';
   for (const [label, id, factor] of [['+', 'map-zoom-in', 0.7], ['\u2212', 'map-zoom-out', 1 / 0.7], ['fit', 'map-fit', 0]]) {
@@ -367,10 +368,22 @@ function drawDanelawHint(overlay, s) {
   if (!hint || hint.error) return;
   const marks = el('g', { id: 'hint-marks', 'pointer-events': 'none' }, overlay);
   const k = armyScale(mapScale(overlay.ownerSVGElement));  // as large as the armies they sit on
+  // Each number at the first corner of its hex (top right, then the others, then farther out)
+  // clear of the numbers placed before it: packed armies, or moves at one hex, would stack them.
+  const placed = [];
+  const corners = [[1, -1], [-1, -1], [1, 1], [-1, 1], [1.4, 0], [-1.4, 0],
+                   [2.8, 0], [-2.8, 0], [0, -2.8], [0, 2.8]];
   hint.actions.slice(0, HINT_ROWS).forEach((a, i) => {
     if (a.x === undefined) return;
     const g = el('g', { class: 'hint-mark' + (a.best ? ' best' : '') }, marks);
-    const x = a.x + 9 * k, y = a.y - 9 * k;
+    // Clear as boxes, not only as circles: a number's box, its white ring included, is 15.5 units
+    // square (scaled by k), and two boxes that touch read as one blot.
+    const clearance = ([cx, cy]) =>
+      Math.min(Infinity, ...placed.map(([px, py]) => Math.max(Math.abs(cx - px), Math.abs(cy - py))));
+    const spots = corners.map(([dx, dy]) => [a.x + 9 * k * dx, a.y + 9 * k * dy]);
+    const [x, y] = spots.find((p) => clearance(p) >= 16 * k) ||
+                   spots.reduce((best, p) => (clearance(p) > clearance(best) ? p : best));
+    placed.push([x, y]);
     el('circle', { cx: x, cy: y, r: 7 * k, fill: a.best ? '#0b4f2a' : '#333', stroke: 'white', 'stroke-width': 1.5 * k }, g);
     text(g, x, y + 3.5 * k, i + 1, { 'font-size': 10 * k, 'font-weight': 'bold', 'text-anchor': 'middle', fill: 'white' });
   });
@@ -472,15 +485,28 @@ function placeTownNames(svg, size) {
   }
   const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
   const view = mapView;
+  const ctm = svg.getScreenCTM();
   for (const t of towns) {
     const m = t.slingTown;
     t.style.display = '';
-    const width = t.getComputedTextLength ? t.getComputedTextLength() : t.textContent.length * 0.6 * size;
+    // The name's box as this browser draws it, about its anchor (Firefox's box of a text is
+    // taller than Chromium's, up to 1.55 em): the glyphs' usual extent is the least it takes.
+    let width = t.getComputedTextLength ? t.getComputedTextLength() : t.textContent.length * 0.6 * size;
+    let above = 0.95 * size, below = 0.3 * size;
+    if (ctm && ctm.a > 0) {
+      const r = t.getBoundingClientRect(), y = Number(t.getAttribute('y'));
+      if (r.height > 0) {
+        width = Math.max(width, r.width / ctm.a);
+        above = Math.max(above, y - (r.top - ctm.f) / ctm.d);
+        below = Math.max(below, (r.bottom - ctm.f) / ctm.d - y);
+      }
+    }
     const half = width / 2 + 0.1 * size, gap = 0.25 * size;
     const candidates = [];
     for (const reach of [1, 2.2, 3.4, 4.6, 5.8]) {
-      const down = m.r + gap + 0.9 * size + (reach - 1) * size * 1.2;
-      const up = -(m.r + gap + 0.3 * size + (reach - 1) * size * 1.2);
+      const step = above + below - 0.05 * size;  // a line of names, 1.2 em where the box is 1.25
+      const down = m.r + gap + above - 0.05 * size + (reach - 1) * step;
+      const up = -(m.r + gap + below + (reach - 1) * step);
       const side = m.r + gap + half + (reach - 1) * size;
       const mid = 0.3 * size;
       candidates.push([0, down, reach], [0, up, reach], [side, mid, reach], [-side, mid, reach],
@@ -489,7 +515,7 @@ function placeTownNames(svg, size) {
     let placed = null;
     for (const [dx, dy, reach] of candidates) {
       const x = m.x + dx, y = m.y + dy;
-      const box = [x - half, y - 0.95 * size, x + half, y + 0.3 * size];
+      const box = [x - half, y - above, x + half, y + below];
       if (box[0] < view[0] || box[2] > view[0] + view[2]) continue;
       if (taken.some((b) => overlaps(b, box))) continue;
       placed = { x: x, y: y, box: box, leader: reach > 1 };

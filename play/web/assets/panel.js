@@ -307,6 +307,12 @@ function renderHint(s) {
     if (hint.count_word) row.insertCell().textContent = a.visits ? a.visits.toLocaleString('en') + ' ' + hint.count_word : '';
   }
   box.appendChild(table);
+  if (hint.note) {  // why the starred move can show less than a row below it
+    const why = document.createElement('div');
+    why.className = 'note hint-why';
+    why.textContent = hint.note.charAt(0).toUpperCase() + hint.note.slice(1) + '.';
+    box.appendChild(why);
+  }
   const more = hint.actions.length - HINT_ROWS;
   if (more > 0) {
     const note = document.createElement('div');
