@@ -186,7 +186,7 @@ void self_play(const GenerationOptions& options, const RunPaths& paths,
 
 // Step 2: the candidate fitted on every position so far, written as gen-K.json.
 void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunState& run,
-                   GenerationRecord& record) {
+                   int champion_generation, GenerationRecord& record) {
   LinearValueFitter fitter(options.l2);
   fitter.fit(run.data);
   ValueModel model = fitter.model();
@@ -200,6 +200,9 @@ void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunS
   write_file_atomic(paths.model(record.generation), model.to_json());
   record.positions = model.states;
   record.log_loss = model.log_loss;
+  // A fitter that has not fitted yet scores with its start: the champion, on the same positions.
+  const LinearValueFitter champion(options.l2, ValueModel::load(paths.model(champion_generation)));
+  record.champion_log_loss = held_out_log_loss(champion, run.data);
 }
 
 // Pairs of games on shared dice between agents a and b: one match with a on side 0 and one with
@@ -267,9 +270,9 @@ std::string generation_line(const GenerationRecord& r) {
   char line[400];
   std::snprintf(line, sizeof line,
                 "generation %d: %d self-play games (Danes won %d), %d positions, held-out log loss "
-                "%.4f; gate %s: %s; champion gen-%d",
-                r.generation, r.games, r.danish_wins, r.positions, r.log_loss, r.gate.c_str(),
-                r.accepted ? "accepted" : "rejected", r.champion);
+                "%.4f (the champion's %.4f); gate %s: %s; champion gen-%d",
+                r.generation, r.games, r.danish_wins, r.positions, r.log_loss, r.champion_log_loss,
+                r.gate.c_str(), r.accepted ? "accepted" : "rejected", r.champion);
   return line;
 }
 
@@ -335,7 +338,7 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
       record.games = options.games;
       record.danish_wins = static_cast<int>(std::count_if(
           first, first + options.games, [](const PlayedGame& p) { return p.danes_won; }));
-      fit_candidate(options, paths, run, record);
+      fit_candidate(options, paths, run, champion, record);
     }
     tell_workers("fitted");  // the workers read the candidate's file only once it is written
     gate(game, options, with_model(agent, paths.model(g)), champion_spec, record);

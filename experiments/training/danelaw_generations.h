@@ -60,6 +60,7 @@ struct GenerationRecord {
   int danish_wins = 0;
   int positions = 0;                     // in the fit (all generations so far)
   double log_loss = 0;                   // the candidate's, on the held-out positions so far
+  double champion_log_loss = 0;          // the champion's, on the same positions
   std::string gate;                      // the SPRT's summary line
   double gate_elo = 0, gate_elo_ci = 0;  // candidate against champion
   bool accepted = false;

@@ -72,6 +72,7 @@ GenerationRecord record_from(const rapidjson::Value& value, const std::string& o
   r.danish_wins = f.integer("danish_wins", 0, r.games);
   r.positions = f.integer("positions", 0, kMostGames);
   r.log_loss = f.real("log_loss");
+  r.champion_log_loss = f.real("champion_log_loss");
   r.gate = f.text("gate");
   r.gate_elo = f.real("gate_elo");
   r.gate_elo_ci = f.real("gate_elo_ci");
@@ -102,7 +103,8 @@ std::string checkpoint_to_json(const GenerationCheckpoint& checkpoint) {
   for (const GenerationRecord& r : checkpoint.generations) {
     json.begin_object().key("generation").integer(r.generation).key("games").integer(r.games);
     json.key("danish_wins").integer(r.danish_wins).key("positions").integer(r.positions);
-    json.key("log_loss").number(exact(r.log_loss)).key("gate").string(r.gate);
+    json.key("log_loss").number(exact(r.log_loss));
+    json.key("champion_log_loss").number(exact(r.champion_log_loss)).key("gate").string(r.gate);
     json.key("gate_elo").number(exact(r.gate_elo)).key("gate_elo_ci").number(exact(r.gate_elo_ci));
     json.key("accepted").boolean(r.accepted).key("champion").integer(r.champion);
     json.key("curve_winners").begin_array(JsonLayout::one_line);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 
@@ -39,6 +40,21 @@ std::vector<CurvePoint> learning_curve(const std::vector<GenerationRecord>& gene
   return points;
 }
 
+namespace {
+
+// printf into the end of `out`; the attribute lets the compiler check every format.
+__attribute__((format(printf, 2, 3))) void append_format(std::string& out, const char* format,
+                                                         ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  out += buffer;
+}
+
+}  // namespace
+
 std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
   const double width = 720, height = 420, left = 80, right = 30, top = 76, bottom = 70;
   double low = 0, high = 0;
@@ -57,41 +73,47 @@ std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
   };
   std::string svg;
   char buffer[512];
-  const auto add = [&](const char* format, auto... args) {
-    std::snprintf(buffer, sizeof buffer, format, args...);
-    svg += buffer;
-  };
-  add("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
-      "font-family=\"sans-serif\">\n",
-      width, height);
-  add("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-  add("<text x=\"%g\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">Danelaw self-play: each "
+  append_format(svg,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" "
+                "font-family=\"sans-serif\">\n",
+                width, height);
+  append_format(svg, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  append_format(
+      svg,
+      "<text x=\"%g\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">Danelaw self-play: each "
       "generation's champion against the reference</text>\n",
       width / 2);
   for (double e = low; e <= high + 1e-9; e += step) {
-    add("<line x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", left, width - right,
-        y(e), y(e), e == 0 ? "#555" : "#ddd");
+    append_format(svg, "<line x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", left,
+                  width - right, y(e), y(e), e == 0 ? "#555" : "#ddd");
     const double label = std::abs(e) < 1e-9 ? 0.0 : e;  // "0", not "+0" or "-0"
-    add(label == 0
+    append_format(
+        svg,
+        label == 0
             ? "<text x=\"%g\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\">%.0f</text>\n"
             : "<text x=\"%g\" y=\"%.1f\" font-size=\"13\" text-anchor=\"end\">%+.0f</text>\n",
         left - 8, y(e) + 4, label);
   }
   for (int g = 0; g <= last; ++g) {
-    add("<text x=\"%.1f\" y=\"%g\" font-size=\"13\" text-anchor=\"middle\">%d</text>\n", x(g),
-        height - bottom + 20, g);
+    append_format(svg,
+                  "<text x=\"%.1f\" y=\"%g\" font-size=\"13\" text-anchor=\"middle\">%d</text>\n",
+                  x(g), height - bottom + 20, g);
   }
-  add("<text x=\"%g\" y=\"%g\" font-size=\"14\" text-anchor=\"middle\">generation</text>\n",
+  append_format(
+      svg, "<text x=\"%g\" y=\"%g\" font-size=\"14\" text-anchor=\"middle\">generation</text>\n",
       (left + width - right) / 2, height - bottom + 45);
-  add("<text x=\"%g\" y=\"%g\" font-size=\"14\">Elo against the reference (95 %% "
-      "interval)</text>\n",
-      left - 50, top - 16);
+  append_format(svg,
+                "<text x=\"%g\" y=\"%g\" font-size=\"14\">Elo against the reference (95 %% "
+                "interval)</text>\n",
+                left - 50, top - 16);
   std::string line;
   for (const CurvePoint& p : points) {
-    add("<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#4477aa\" "
-        "stroke-width=\"2\"/>\n",
-        x(p.generation), x(p.generation), y(p.low), y(p.high));
-    add("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#4477aa\"/>\n", x(p.generation), y(p.elo));
+    append_format(svg,
+                  "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#4477aa\" "
+                  "stroke-width=\"2\"/>\n",
+                  x(p.generation), x(p.generation), y(p.low), y(p.high));
+    append_format(svg, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"#4477aa\"/>\n",
+                  x(p.generation), y(p.elo));
     std::snprintf(buffer, sizeof buffer, "%.1f,%.1f ", x(p.generation), y(p.elo));
     line += buffer;
   }
@@ -151,7 +173,8 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
       "against one fixed reference in paired games on shared dice (95 % intervals from the "
       "spread of the pair totals).\n\n";
   md +=
-      "| generation | self-play: Danes won | positions | held-out log loss | gate (candidate "
+      "| generation | self-play: Danes won | positions | held-out log loss: candidate (champion) "
+      "| gate (candidate "
       "against champion) | decision | champion | Elo against the reference |\n";
   md += "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   std::size_t next_point = settings.reference_is_start ? 1 : 0;
@@ -161,9 +184,10 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
       elo = elo_text(points[next_point++]);
     }
     char row[700];
-    std::snprintf(row, sizeof row, "| %d | %d of %d | %d | %.4f | %s | %s | gen-%d | %s |\n",
-                  g.generation, g.danish_wins, g.games, g.positions, g.log_loss, g.gate.c_str(),
-                  g.accepted ? "accepted" : "rejected", g.champion, elo.c_str());
+    std::snprintf(row, sizeof row, "| %d | %d of %d | %d | %.4f (%.4f) | %s | %s | gen-%d | %s |\n",
+                  g.generation, g.danish_wins, g.games, g.positions, g.log_loss,
+                  g.champion_log_loss, g.gate.c_str(), g.accepted ? "accepted" : "rejected",
+                  g.champion, elo.c_str());
     md += row;
   }
   md += "\nThe agent of every generation: `" + settings.agent +
