@@ -180,8 +180,10 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       {"strong", "planner:plans=64,samples=4,battle=0",
        "movement plans scored by the learned value model (a larger budget), on both sides; "
        "all battles: the rule-of-thumb policy"},
-      // `strong` as main had it at commit 0a8476c (its settings and the embedded model of then),
-      // kept under a fixed name so that later presets are measured against the same opponent.
+      // `strong` as main had it at commit 0a8476c (its settings and the embedded model of then,
+      // still the embedded one), kept under a fixed name so that later presets are measured
+      // against the same opponent.  A change of the embedded model must give this preset a copy
+      // of today's model by name (value_model=...), or it stops being that reference.
       {"strong-0a8476c", "planner:plans=64,samples=4,battle=0,english_plans=1",
        "a fixed reference: `strong` as of main at 0a8476c (the Danes plan with the embedded "
        "model, the English play the rule of thumb)"},
