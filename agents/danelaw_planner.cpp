@@ -49,8 +49,14 @@ void Planner::new_game(std::uint64_t seed) {
 }
 
 double Planner::finish_half_turn(State s, Side side, Rng rng) const {
-  const std::uint8_t half = s.side, turn = s.turn;
-  while (!game_.is_terminal(s) && s.side == half && s.turn == turn) {
+  int halves_left = 1 + config_[side].reply;
+  std::uint8_t half = s.side, turn = s.turn;
+  while (!game_.is_terminal(s)) {
+    if (s.side != half || s.turn != turn) {
+      if (--halves_left == 0) break;
+      half = s.side;
+      turn = s.turn;
+    }
     const Player player = game_.current_player(s);
     if (player == kChancePlayer) {
       game_.apply_chance_unchecked(s, sample_chance(game_, s, rng));

@@ -39,6 +39,10 @@ struct PlannerConfig {
   // A sampled plan replaces the heuristic's own only when its mean value (for the side to move, in
   // [-1, 1], over the same dice) beats the heuristic plan's by more than this.
   double margin = 0;
+  // Halves played on by the heuristic after the side's own half before the leaf evaluator scores
+  // the position: 1 scores a plan after the opponent's reply, which the model alone reads poorly
+  // for the English (it cannot see which of their towns the Danes take next).
+  int reply = 0;
 };
 
 struct PlannerChoice {
@@ -77,8 +81,8 @@ class Planner {
   PlannerChoice plan_movement(const State& s);
   PlannerChoice compare_actions(const State& s);
   PlannerChoice heuristic_choice(const State& s);
-  // Plays from `s` to the end of the current half-turn (heuristic decisions, `rng` dice) and
-  // returns the value for `side` by the leaf evaluator.
+  // Plays from `s` to the end of the current half-turn and then `side`'s configured reply halves
+  // (heuristic decisions, `rng` dice) and returns the value for `side` by the leaf evaluator.
   double finish_half_turn(State s, Side side, Rng rng) const;
   Action sampled_move(const State& s, Rng& rng, double noise) const;
 

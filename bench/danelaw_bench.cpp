@@ -176,5 +176,38 @@ void BM_DanelawPlannerSearch(benchmark::State& state) {
 }
 BENCHMARK(BM_DanelawPlannerSearch)->Unit(benchmark::kMillisecond);
 
+// One English movement-plan search per iteration, at the English presets' budgets and with the
+// reply option: args = plans, samples, reply (the Danes' halves played before a plan is scored).
+void BM_DanelawEnglishPlanSearch(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  std::vector<State> starts;
+  Rng rng(10, 0);
+  for (State s : half_turn_positions()) {
+    if (s.side != kEnglish) continue;
+    while (!game.is_terminal(s) && s.phase != Phase::kMove) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, rng));
+      } else {
+        game.apply_unchecked(s, game.heuristic_action(s, rng));
+      }
+    }
+    if (s.phase == Phase::kMove) starts.push_back(s);
+  }
+  PlannerConfig config{static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), 0, 0.3};
+  config.reply = static_cast<int>(state.range(2));
+  Planner planner(game, config);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    planner.new_game(i);
+    benchmark::DoNotOptimize(planner.choose(starts[i++ % starts.size()]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DanelawEnglishPlanSearch)
+    ->Args({64, 4, 0})
+    ->Args({32, 2, 0})
+    ->Args({8, 2, 1})
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace sling::danelaw

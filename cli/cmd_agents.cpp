@@ -1,5 +1,6 @@
 // sling agents [GAME]: lists every agent a game offers, with each option's default, range and
-// meaning, and what the presets (easy, normal, strong) stand for.  Without a game, lists them for
+// meaning, and what the presets (easy, normal, strong; danelaw's fixed reference strong-0a8476c)
+// stand for.  Without a game, lists them for
 // every game.
 #include <iomanip>
 #include <iostream>

@@ -196,7 +196,9 @@ drives the agent's own random choices (new_game(seed) starts over).)doc"))
             },
             g.game);
       },
-      py::arg("game"), "The presets of the game: {'easy': spec, 'normal': spec, 'strong': spec}.");
+      py::arg("game"),
+      "The presets of the game: {'easy': spec, 'normal': spec, 'strong': spec}; danelaw also "
+      "keeps 'strong-0a8476c', a fixed reference.");
 }
 
 }  // namespace sling::python

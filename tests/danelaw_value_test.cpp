@@ -260,6 +260,39 @@ TEST(DanelawPlanner, SideSettingsParseAndWriteBack) {
   EXPECT_THROW(make_agent(game, "planner:english_battle=-1"), OptionError);
   EXPECT_THROW(make_agent(game, "planner:danes_margin=3"), OptionError);
   EXPECT_THROW(make_agent(game, "planner:english_depth=3"), OptionError);
+  // The reply halves: written only where set, and per side like the rest.
+  EXPECT_EQ(make_agent(game, "planner:plans=8,english_reply=1")->spec(),
+            "planner:plans=8,samples=4,battle=8,noise=0.3,margin=0,english_reply=1");
+  EXPECT_EQ(make_agent(game, "planner:plans=8,reply=1")->spec(),
+            "planner:plans=8,samples=4,battle=8,noise=0.3,margin=0,reply=1");
+  EXPECT_THROW(make_agent(game, "planner:reply=5"), OptionError);
+}
+
+// With reply=1 the English score a plan after the Danes' next half (played by the heuristic), not
+// at the end of their own: the same plans on the same dice get other values.
+TEST(DanelawPlanner, ReplyScoresPlansAfterTheOpponentsNextHalf) {
+  const DanelawGame game;
+  Rng dice(5, 0);
+  State s = game.initial_state();
+  while (!(s.phase == Phase::kMove && s.side == kEnglish)) {
+    apply_any(game, s,
+              game.current_player(s) == kChancePlayer ? sample_chance(game, s, dice)
+                                                      : game.heuristic_action(s, dice));
+  }
+  PlannerConfig own_half{4, 2, 0, 0.3};
+  PlannerConfig with_reply = own_half;
+  with_reply.reply = 1;
+  Planner at_own_end(game, own_half);
+  Planner after_reply(game, with_reply);
+  at_own_end.new_game(5);
+  after_reply.new_game(5);
+  const PlannerChoice a = at_own_end.choose(s);
+  const PlannerChoice b = after_reply.choose(s);
+  ASSERT_TRUE(a.evaluated && b.evaluated);
+  EXPECT_EQ(a.playouts, b.playouts);
+  EXPECT_NE(a.value, b.value);
+  EXPECT_GE(b.value, -1.0);
+  EXPECT_LE(b.value, 1.0);
 }
 
 TEST(DanelawPlanner, BattleZeroFollowsTheHeuristicWithoutPlayouts) {
@@ -424,10 +457,12 @@ TEST(DanelawPresets, MatchTheStrengthStudy) {
   const DanelawGame game;
   EXPECT_EQ(play::resolve_preset(game, "easy"), "heuristic:blunder=0.1");
   EXPECT_EQ(play::resolve_preset(game, "normal"),
-            "planner:plans=8,samples=2,battle=0,english_plans=1");
-  EXPECT_EQ(play::resolve_preset(game, "strong"),
+            "planner:plans=8,samples=2,battle=0,english_plans=32");
+  EXPECT_EQ(play::resolve_preset(game, "strong"), "planner:plans=64,samples=4,battle=0");
+  // Today's strong as main had it at 0a8476c, kept as a fixed reference for later presets.
+  EXPECT_EQ(play::resolve_preset(game, "strong-0a8476c"),
             "planner:plans=64,samples=4,battle=0,english_plans=1");
-  for (const char* preset : {"easy", "normal", "strong"}) {
+  for (const char* preset : {"easy", "normal", "strong", "strong-0a8476c"}) {
     EXPECT_NO_THROW(play::make_play_agent(game, preset)) << preset;
   }
 }

@@ -16,8 +16,8 @@ namespace {
 // spelled out here; DanelawPresets.MatchTheStrengthStudy in the default suite keeps them equal).
 constexpr const char* kEasy = "heuristic:blunder=0.1";
 constexpr const char* kHeuristic = "heuristic";
-constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=1";
-constexpr const char* kStrong = "planner:plans=64,samples=4,battle=0,english_plans=1";
+constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=32";
+constexpr const char* kStrong = "planner:plans=64,samples=4,battle=0";
 
 struct Paired {
   int wins = 0, losses = 0, games = 0;
