@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string resealed = text.substr(0, text.size() < 8 ? 0 : text.size() - 8);
   const std::uint64_t hash = sling::fnv1a(resealed);
   resealed.append(reinterpret_cast<const char*>(&hash), sizeof hash);
-  for (const std::string* bytes : {&text, &resealed}) {
+  for (const std::string* bytes : {&text, static_cast<const std::string*>(&resealed)}) {
     try {
       sling::danelaw::TrainingData positions;
       positions.variants.push_back(game);
