@@ -40,6 +40,20 @@ std::vector<CurvePoint> learning_curve(const std::vector<GenerationRecord>& gene
   return points;
 }
 
+std::vector<CurvePoint> gate_points(const std::vector<GenerationRecord>& generations) {
+  std::vector<CurvePoint> points;
+  for (const GenerationRecord& g : generations) {
+    CurvePoint p;
+    p.generation = g.generation;
+    p.champion = g.accepted ? g.generation : g.champion;
+    p.elo = g.gate_elo;
+    p.low = g.gate_elo - g.gate_elo_ci;
+    p.high = g.gate_elo + g.gate_elo_ci;
+    points.push_back(p);
+  }
+  return points;
+}
+
 namespace {
 
 // printf into the end of `out`; the attribute lets the compiler check every format.
@@ -55,19 +69,23 @@ __attribute__((format(printf, 2, 3))) void append_format(std::string& out, const
 
 }  // namespace
 
-std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
-  const double width = 720, height = 420, left = 80, right = 30, top = 76, bottom = 70;
+std::string learning_curve_svg(const std::vector<CurvePoint>& points,
+                               const std::vector<CurvePoint>& gates) {
+  const double width = 720, height = 420, left = 80, right = 30, top = 76, bottom = 100;
   double low = 0, high = 0;
   int last = 1;
-  for (const CurvePoint& p : points) {
-    low = std::min(low, p.low);
-    high = std::max(high, p.high);
-    last = std::max(last, p.generation);
+  for (const auto* series : {&points, &gates}) {
+    for (const CurvePoint& p : *series) {
+      low = std::min(low, p.low);
+      high = std::max(high, p.high);
+      last = std::max(last, p.generation);
+    }
   }
   const double step = (high - low) > 200 ? 100 : (high - low) > 80 ? 50 : 20;
   low = std::floor(low / step) * step - (low == 0 ? step : 0);
   high = std::ceil(high / step) * step + (high == 0 ? step : 0);
-  const auto x = [&](double g) { return left + (width - left - right) * g / last; };
+  // A quarter of a generation to spare on the right: each gate is drawn beside its generation.
+  const auto x = [&](double g) { return left + (width - left - right) * g / (last + 0.25); };
   const auto y = [&](double e) {
     return top + (height - top - bottom) * (high - e) / (high - low);
   };
@@ -80,8 +98,8 @@ std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
   append_format(svg, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
   append_format(
       svg,
-      "<text x=\"%g\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">Danelaw self-play: each "
-      "generation's champion against the reference</text>\n",
+      "<text x=\"%g\" y=\"28\" font-size=\"17\" text-anchor=\"middle\">Danelaw self-play by "
+      "generations</text>\n",
       width / 2);
   for (double e = low; e <= high + 1e-9; e += step) {
     append_format(svg, "<line x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", left,
@@ -102,9 +120,7 @@ std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
   append_format(
       svg, "<text x=\"%g\" y=\"%g\" font-size=\"14\" text-anchor=\"middle\">generation</text>\n",
       (left + width - right) / 2, height - bottom + 45);
-  append_format(svg,
-                "<text x=\"%g\" y=\"%g\" font-size=\"14\">Elo against the reference (95 %% "
-                "interval)</text>\n",
+  append_format(svg, "<text x=\"%g\" y=\"%g\" font-size=\"14\">Elo (95 %% interval)</text>\n",
                 left - 50, top - 16);
   std::string line;
   for (const CurvePoint& p : points) {
@@ -117,13 +133,39 @@ std::string learning_curve_svg(const std::vector<CurvePoint>& points) {
     std::snprintf(buffer, sizeof buffer, "%.1f,%.1f ", x(p.generation), y(p.elo));
     line += buffer;
   }
-  svg += "<polyline fill=\"none\" stroke=\"#4477aa\" stroke-width=\"1.5\" points=\"" + line +
-         "\"/>\n</svg>\n";
-  return svg;
+  svg +=
+      "<polyline fill=\"none\" stroke=\"#4477aa\" stroke-width=\"1.5\" points=\"" + line + "\"/>\n";
+  // The gates, a little to the right of their generation so that the two never hide each
+  // other.
+  for (const CurvePoint& p : gates) {
+    const double at = x(p.generation + 0.1);
+    append_format(svg,
+                  "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ee7733\" "
+                  "stroke-width=\"2\"/>\n",
+                  at, at, y(p.low), y(p.high));
+    append_format(svg,
+                  "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"white\" stroke=\"#ee7733\" "
+                  "stroke-width=\"2\"/>\n",
+                  at, y(p.elo));
+  }
+  const double legend = height - 22;
+  append_format(svg, "<circle cx=\"%g\" cy=\"%g\" r=\"5\" fill=\"#4477aa\"/>\n", left - 50,
+                legend - 4);
+  append_format(svg,
+                "<text x=\"%g\" y=\"%g\" font-size=\"13\">champion against the reference</text>\n",
+                left - 38, legend);
+  append_format(svg,
+                "<circle cx=\"%g\" cy=\"%g\" r=\"5\" fill=\"white\" stroke=\"#ee7733\" "
+                "stroke-width=\"2\"/>\n",
+                left + 250, legend - 4);
+  append_format(svg,
+                "<text x=\"%g\" y=\"%g\" font-size=\"13\">candidate against its champion "
+                "(the gate)</text>\n",
+                left + 262, legend);
+  return svg + "</svg>\n";
 }
 
 namespace {
-
 std::string elo_text(const CurvePoint& p) {
   char text[96];
   if (p.pairs == 0) return "0 (the reference)";
@@ -163,7 +205,8 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
                                  const std::vector<GenerationRecord>& generations) {
   const std::vector<CurvePoint> points = learning_curve(generations, settings.reference_is_start);
   namespace fs = std::filesystem;
-  write_file_atomic((fs::path(dir) / "learning-curve.svg").string(), learning_curve_svg(points));
+  write_file_atomic((fs::path(dir) / "learning-curve.svg").string(),
+                    learning_curve_svg(points, gate_points(generations)));
   std::string md = "# Danelaw self-play by generations\n\n" + plain_answer(generations, points) +
                    "\n\n![Learning curve](learning-curve.svg)\n\n";
   md +=

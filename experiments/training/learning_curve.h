@@ -1,8 +1,9 @@
 #pragma once
 // The learning curve of a self-play run (danelaw_generations.h): each generation's champion rated
 // against the run's fixed reference from its paired games (the pentanomial score of
-// experiments/sprt.h, Elo with a 95 % interval from the spread of the pair totals), written as
-// report.md (the plain answer, then a table of every generation) and learning-curve.svg.
+// experiments/sprt.h, Elo with a 95 % interval from the spread of the pair totals), drawn with each
+// generation's gate (its candidate against the champion) and written as report.md (the plain
+// answer, then a table of every generation) and learning-curve.svg.
 
 #include <string>
 #include <vector>
@@ -28,7 +29,11 @@ struct CurvePoint {
 
 std::vector<CurvePoint> learning_curve(const std::vector<GenerationRecord>& generations,
                                        bool reference_is_start);
-std::string learning_curve_svg(const std::vector<CurvePoint>& points);
+// Each generation's candidate against the champion it met, from the gate's paired games.
+std::vector<CurvePoint> gate_points(const std::vector<GenerationRecord>& generations);
+// The champions against the reference, joined by a line, and the gates beside them.
+std::string learning_curve_svg(const std::vector<CurvePoint>& points,
+                               const std::vector<CurvePoint>& gates);
 
 // Writes report.md and learning-curve.svg into `dir`; returns the report's path.
 std::string write_learning_curve(const std::string& dir, const CurveSettings& settings,
