@@ -32,7 +32,7 @@ import tempfile
 import time
 
 from web_firefox_test import ELEMENT, Firefox, MarionetteError, Page
-from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
+from web_page_support import (check_danelaw_hint_marks, REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
                               TOWN_NAMES_JS, PageWaits, check_hex_words, check_layout, fail, start_server,
                               stop_server)
 
@@ -279,22 +279,7 @@ def check_danelaw_shown(page, where, width):
 def check_danelaw_hint(page):
     page.js(TO_MOVEMENT_JS)
     page.m.command("WebDriver:Navigate", {"url": page.url + "?game=" + page.js("return window.slingState.id")})
-    page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "the game again")
-    page.settle()
-    page.click("#hint")
-    page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the danelaw hint")
-    state = page.settle()
-    hint = state["hint"]
-    labels = [a["label"] for a in hint["actions"]]
-    if hint["error"] or len(labels) != len(set(labels)) or sum(a["best"] for a in hint["actions"]) != 1:
-        fail("Firefox: the danelaw hint repeats a move or marks several best: %s" % labels[:8])
-    rows = page.js("return [...document.querySelectorAll('#hint-box table.hint tr')].map((r) => r.cells[0].textContent)")
-    marks = page.js("return [...document.querySelectorAll('#hint-marks text')].map((t) => t.textContent)")
-    if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
-            not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
-        fail("Firefox: the danelaw hint's rows %s do not match the numbers on the map %s" % (rows, marks))
-    if page.js(HINT_MARK_OVERLAPS_JS):
-        fail("%d pairs of the danelaw hint's numbers on the map overlap" % page.js(HINT_MARK_OVERLAPS_JS))
+    state, labels, rows, marks = check_danelaw_hint_marks(page, lambda: page.click("#hint"), "Firefox")
     check_hex_words(labels + rows + [e["text"] for e in state["log"]], "Firefox, the danelaw hint and log")
     print("Firefox: danelaw hint %s, %d numbered on the map" % (rows, len(marks)))
 

@@ -33,8 +33,9 @@ import tempfile
 import time
 
 from web_browser_test import Page, set_viewport, start_browser
-from web_page_support import (HINT_MARK_OVERLAPS_JS, REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
-                              TOWN_NAMES_JS, PageWaits, check_hex_words, check_layout, fail, start_server, stop_server)
+from web_page_support import (REACH_JS, RING_OVERLAPS_JS, SIZES, TO_MOVEMENT_JS,
+                              TOWN_NAMES_JS, PageWaits, check_danelaw_hint_marks, check_hex_words, check_layout, fail,
+                              start_server, stop_server)
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
@@ -351,22 +352,8 @@ def check_danelaw_names(page, out):
     # equal moves merged, its moves numbered on the map as in the list.
     page.js(TO_MOVEMENT_JS)
     page.driver.get(page.url + "?game=" + page.js("return gameId"))
-    page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "the game again")
-    page.settle()
-    page.click("hint")
-    page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the danelaw hint")
-    state = page.settle()
+    state, labels, _, marks = check_danelaw_hint_marks(page, lambda: page.click("hint"), "Chromium")
     hint = state["hint"]
-    labels = [a["label"] for a in hint["actions"]]
-    if hint["error"] or len(labels) != len(set(labels)) or sum(a["best"] for a in hint["actions"]) != 1:
-        fail("the danelaw hint repeats a move or marks several best: %s" % labels[:8])
-    rows = page.js("return [...document.querySelectorAll('#hint-box table.hint tr')].map((r) => r.cells[0].textContent)")
-    marks = page.js("return [...document.querySelectorAll('#hint-marks text')].map((t) => t.textContent)")
-    if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
-            not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
-        fail("the danelaw hint's rows %s do not match the numbers on the map %s" % (rows, marks))
-    if page.js(HINT_MARK_OVERLAPS_JS):
-        fail("%d pairs of the danelaw hint's numbers on the map overlap" % page.js(HINT_MARK_OVERLAPS_JS))
     if "1 visits" in page.js("return document.getElementById('hint-box').textContent"):
         fail("the danelaw hint counts single looks as visits")
     check_hex_words(labels + [e["text"] for e in state["log"]], "the danelaw hint and log")

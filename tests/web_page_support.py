@@ -328,3 +328,26 @@ for (let i = 0; i < boxes.length; ++i)
         boxes[i].top < boxes[j].bottom - 0.5 && boxes[j].top < boxes[i].bottom - 0.5) ++pairs;
 return pairs;
 """
+
+
+def check_danelaw_hint_marks(page, click_hint, where):
+    """The hint of a danelaw movement decision, asked for once the page has the game again: equal
+    moves merged, one marked best, its first rows numbered on the map as in the list, and the
+    numbers clear of each other.  Returns the page's state and the hint's labels and rows."""
+    page.wait(lambda: page.js("return window.slingReady === true && !!window.slingState"), "the game again")
+    page.settle()
+    click_hint()
+    page.wait(lambda: page.js("return !!window.slingState.hint && !window.slingState.hint_running"), "the danelaw hint")
+    state = page.settle()
+    hint = state["hint"]
+    labels = [a["label"] for a in hint["actions"]]
+    if hint["error"] or len(labels) != len(set(labels)) or sum(a["best"] for a in hint["actions"]) != 1:
+        fail("%s: the danelaw hint repeats a move or marks several best: %s" % (where, labels[:8]))
+    rows = page.js("return [...document.querySelectorAll('#hint-box table.hint tr')].map((r) => r.cells[0].textContent)")
+    marks = page.js("return [...document.querySelectorAll('#hint-marks text')].map((t) => t.textContent)")
+    if len(rows) > 5 or marks != [str(i + 1) for i in range(len(marks))] or \
+            not all(row.startswith("%d. " % (i + 1)) for i, row in enumerate(rows[:len(marks)])):
+        fail("%s: the danelaw hint's rows %s do not match the numbers on the map %s" % (where, rows, marks))
+    if page.js(HINT_MARK_OVERLAPS_JS):
+        fail("%s: %d pairs of the danelaw hint's numbers on the map overlap" % (where, page.js(HINT_MARK_OVERLAPS_JS)))
+    return state, labels, rows, marks

@@ -101,20 +101,6 @@ std::string first_difference(const std::string& saved, const std::string& here) 
   }
 }
 
-TrainingData training_data(const DanelawGame& game, bool mixed_rules) {
-  TrainingData data;
-  data.variants.push_back(game);
-  if (mixed_rules) {  // as train_value plays them (danelaw_training.h)
-    DanelawRules more_danes = game.rules();
-    more_danes.danes_extra = true;
-    DanelawRules fewer_towns = game.rules();
-    fewer_towns.towns_to_win = std::min(fewer_towns.towns_to_win, 11);
-    data.variants.emplace_back(more_danes);
-    data.variants.emplace_back(fewer_towns);
-  }
-  return data;
-}
-
 void save_checkpoint(const RunPaths& paths, const GenerationCheckpoint& checkpoint) {
   write_file_atomic(paths.run, checkpoint_to_json(checkpoint));
 }
@@ -133,7 +119,7 @@ struct RunState {
 RunState open_run(const DanelawGame& game, const GenerationOptions& options, const RunPaths& paths,
                   const std::string& settings, const std::string& start_model_json) {
   RunState run;
-  run.data = training_data(game, options.mixed_rules);
+  run.data = training_variants(game, options.mixed_rules);
   if (!fs::exists(paths.run)) {
     fs::create_directories(paths.dir);
     write_file_atomic(paths.model(0), start_model_json);
@@ -297,7 +283,7 @@ RunState open_on_ranks(const DanelawGame& game, const GenerationOptions& options
   where = tell_workers(where);
   if (where.starts_with("!")) throw SlingError(where.substr(1));
   if (mpi::rank() != 0) {  // a worker keeps only where the run stands
-    run.data = training_data(game, options.mixed_rules);
+    run.data = training_variants(game, options.mixed_rules);
     std::istringstream in(where);
     int finished = 0, champion = 0;
     in >> finished >> run.checkpoint.self_played >> champion;

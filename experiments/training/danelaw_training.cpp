@@ -15,16 +15,7 @@ TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& opti
   if (options.games < 5) throw OptionError("danelaw training needs at least 5 games an iteration");
   if (options.iterations < 1) throw OptionError("danelaw training needs at least one iteration");
   make_agent(game, options.planner);  // a bad spec fails before any game is played
-  TrainingData data;
-  data.variants.push_back(game);
-  if (options.mixed_rules) {
-    DanelawRules more_danes = game.rules();
-    more_danes.danes_extra = true;
-    DanelawRules fewer_towns = game.rules();
-    fewer_towns.towns_to_win = std::min(fewer_towns.towns_to_win, 11);
-    data.variants.emplace_back(more_danes);
-    data.variants.emplace_back(fewer_towns);
-  }
+  TrainingData data = training_variants(game, options.mixed_rules);
   const Rng seeds(options.seed, 0x747261696e);
   TrainingSummary summary;
   for (int iteration = 0; iteration < options.iterations; ++iteration) {

@@ -18,6 +18,20 @@ void collect_positions(const DanelawGame& game, int variant, const std::vector<A
   }
 }
 
+TrainingData training_variants(const DanelawGame& game, bool mixed_rules) {
+  TrainingData data;
+  data.variants.push_back(game);
+  if (mixed_rules) {
+    DanelawRules more_danes = game.rules();
+    more_danes.danes_extra = true;
+    DanelawRules fewer_towns = game.rules();
+    fewer_towns.towns_to_win = std::min(fewer_towns.towns_to_win, 11);
+    data.variants.emplace_back(more_danes);
+    data.variants.emplace_back(fewer_towns);
+  }
+  return data;
+}
+
 void append_positions(TrainingData& data, const PlayedGame& game) {
   if (game.variant < 0 || game.variant >= static_cast<int>(data.variants.size())) {
     throw SlingError("a played game names rules variant " + std::to_string(game.variant) + " of " +

@@ -45,6 +45,12 @@ struct TrainingData {
 void collect_positions(const DanelawGame& game, int variant, const std::vector<Action>& history,
                        bool danes_won, bool held_out, std::vector<TrainingPosition>& out);
 
+// Training data with no positions yet, for `game`'s rules and, with `mixed_rules`, two variants
+// where the Danes win more often (+10 Danes; at most 11 towns needed): one game in three each.
+// Default-rules games alone hold few Danish wins to learn from, and the features are scaled by
+// the rules (towns needed, pool, turn limit), so what is learnt carries over.
+TrainingData training_variants(const DanelawGame& game, bool mixed_rules);
+
 // Appends the positions of a played game (collect_positions under its variant's rules).
 void append_positions(TrainingData& data, const PlayedGame& game);
 
