@@ -190,6 +190,10 @@ TEST(DanelawGenerations, TheCommandRefusesAgentsThatCannotLearnAndRunsAGeneratio
       testing_support::run_sling("train danelaw --generations 1 --games 10");
   EXPECT_NE(no_dir.status, 0);
   EXPECT_NE(no_dir.output.find("--dir"), std::string::npos) << no_dir.output;
+  const testing_support::CommandRun bad_reference = testing_support::run_sling(
+      "train danelaw --generations 1 --games 10 --dir " + dir + " --reference nosuchagent");
+  EXPECT_NE(bad_reference.status, 0);
+  EXPECT_FALSE(fs::exists(dir)) << "a bad reference left a directory behind";
   const testing_support::CommandRun bad_gate = testing_support::run_sling(
       "train danelaw --generations 1 --games 10 --dir " + dir + " --gate 5,1");
   EXPECT_NE(bad_gate.status, 0);

@@ -303,6 +303,9 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
   const std::string start_model_json = options.start_model.empty()
                                            ? ValueModel::embedded().to_json()
                                            : ValueModel::load(options.start_model).to_json();
+  // A reference given by name fails before the directory is touched (its settings would then
+  // hold the typo); the default one is the checked agent with the start model.
+  if (!options.reference.empty()) make_agent(game, options.reference);
   const RunPaths paths{options.dir, (fs::path(options.dir) / "run.json").string(),
                        (fs::path(options.dir) / "games.bin").string()};
   const std::string reference =
@@ -310,7 +313,6 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
   RunState run =
       open_on_ranks(game, options, paths, settings_text(game, options, agent, start_model_json),
                     start_model_json);
-  make_agent(game, reference);  // a bad reference fails before any game
   int champion =
       run.checkpoint.generations.empty() ? 0 : run.checkpoint.generations.back().champion;
   for (int g = static_cast<int>(run.checkpoint.generations.size()) + 1; g <= options.generations;
