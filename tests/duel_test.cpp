@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <set>
 
 #include "engine/core/record.h"
 #include "engine/core/state_io.h"
@@ -206,6 +208,87 @@ TEST(DuelBoard, DistanceIsMeasuredEdgeToEdge) {
   // Centres 15 cm apart on a line: edges 15 - 1.25 - 2 = 11.75 cm apart.
   const DuelState s = position(game, 15, 10.25, 15, 25);
   EXPECT_NEAR(game.edge_distance_cm(s), 25 - 10.25 - 3.25, 1e-12);
+}
+
+// The declarations read contact and both shooting ranges from one table indexed by the figures'
+// separation; on every pair of lattice points of several rules files it must say what the
+// distances say: contact as in_contact, a missile in range as a capability of at least 1.
+TEST(DuelBoard, TheSeparationTableAgreesWithTheDistancesOnEveryPairOfPoints) {
+  std::vector<DuelRules> variants(5);
+  variants[1].pitch_cm = 3;
+  variants[2].board_cm = 20;
+  variants[2].shooting_band_cm = 3;
+  variants[3].david_shooting = 0;
+  variants[3].goliath_shooting = 6;
+  variants[4].pitch_cm = 2;
+  variants[4].david_shooting = 1;
+  for (const DuelRules& rules : variants) {
+    const DuelGame game(rules);
+    const DuelGeometry& geometry = game.geometry();
+    DuelState s = game.initial_state();
+    int mismatches = 0, contacts = 0, david_in_range = 0;
+    for (int dx = 0; dx < game.lattice_width(kDavid); ++dx) {
+      for (int dy = 0; dy < game.lattice_height(kDavid); ++dy) {
+        for (int gx = 0; gx < game.lattice_width(kGoliath); ++gx) {
+          for (int gy = 0; gy < game.lattice_height(kGoliath); ++gy) {
+            s.david_x = static_cast<std::uint8_t>(dx);
+            s.david_y = static_cast<std::uint8_t>(dy);
+            s.goliath_x = static_cast<std::uint8_t>(gx);
+            s.goliath_y = static_cast<std::uint8_t>(gy);
+            const std::uint8_t bits = geometry.separation(dx, dy, gx, gy);
+            const bool contact = (bits & DuelGeometry::kInContact) != 0;
+            const bool david = (bits & DuelGeometry::kDavidInRange) != 0;
+            const bool goliath = (bits & DuelGeometry::kGoliathInRange) != 0;
+            mismatches += contact != game.in_contact(s) ||
+                          david != (game.shooting_capability(s, kDavid) >= 1) ||
+                          goliath != (game.shooting_capability(s, kGoliath) >= 1);
+            contacts += contact;
+            david_in_range += david;
+          }
+        }
+      }
+    }
+    EXPECT_EQ(mismatches, 0) << "pitch " << rules.pitch_cm << " board " << rules.board_cm;
+    EXPECT_GT(contacts, 0);  // the table is not all zeros
+    EXPECT_EQ(david_in_range > 0, rules.david_shooting > 0);
+  }
+}
+
+// Listing a state's destinations tests each offset of the disc with the centres computed once;
+// it must list exactly the lattice points that destination_legal allows, in random positions.
+TEST(DuelBoard, ListedDestinationsAreExactlyTheLegalOnes) {
+  const DuelGame game;
+  Rng rng(57, 1);
+  int checked = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    DuelState s = game.initial_state();
+    s.david_x = static_cast<std::uint8_t>(rng.uniform(game.lattice_width(kDavid)));
+    s.david_y = static_cast<std::uint8_t>(rng.uniform(game.lattice_height(kDavid)));
+    s.goliath_x = static_cast<std::uint8_t>(rng.uniform(game.lattice_width(kGoliath)));
+    s.goliath_y = static_cast<std::uint8_t>(rng.uniform(game.lattice_height(kGoliath)));
+    if (game.geometry().overlapping(game.centre_distance2(s))) continue;
+    s.phase = Phase::kDestination;
+    s.roll = trial % 2 == 0 ? Roll::kDavidMove : Roll::kGoliathMove;
+    // Up to the longest allowance a roll grants: the longest move less a die of 1.
+    const DuelRules& rules = game.rules();
+    s.allowance_cm = static_cast<std::uint8_t>(rng.uniform(static_cast<std::uint32_t>(
+        std::max({rules.david_move, rules.goliath_move_shield, rules.goliath_move_two_handed}))));
+    const Side mover = trial % 2 == 0 ? kDavid : kGoliath;
+    ActionList<DuelGame> listed;
+    game.legal_actions(s, listed);
+    std::set<Action> expected;
+    for (int x = 0; x < game.lattice_width(mover); ++x) {
+      for (int y = 0; y < game.lattice_height(mover); ++y) {
+        if (game.destination_legal(s, mover, x, y, s.allowance_cm)) {
+          expected.insert(act::destination(x, y));
+        }
+      }
+    }
+    EXPECT_EQ(std::set<Action>(listed.begin(), listed.end()), expected) << trial;
+    EXPECT_EQ(listed.size(), expected.size());  // and none twice
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
 }
 
 // --- Movement --------------------------------------------------------------------------------

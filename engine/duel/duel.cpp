@@ -330,24 +330,17 @@ void DuelGame::end_turn(State& s) const {
 // Decisions.
 
 std::uint32_t DuelGame::declaration_mask(const State& s) const {
-  // Bit a is set when declaring a (act::kMove .. act::kFlee) is legal.  The contact test and the
-  // shooting range are measured once for all the declarations.
+  // Bit a is set when declaring a (act::kMove .. act::kFlee) is legal.  Contact and the shooting
+  // ranges are one lookup of the figures' separation for all the declarations.
   const auto bit = [](Action a) { return std::uint32_t{1} << a; };
-  // One centre distance for the contact test and the shooting range.  A shooter can shoot
-  // (capability base - bands >= 1) exactly while fewer than `base` full bands separate the
-  // figures: while the centres are closer than the sum of radii plus `base` bands.
-  const std::int64_t distance2 = centre_distance2(s);
-  const bool contact = geometry_.in_contact(distance2);
-  const auto in_range = [&](int base) {
-    const std::int64_t reach = geometry_.sum_radii_units() +
-                               static_cast<std::int64_t>(base) * geometry_.shooting_band_units();
-    return base >= 1 && distance2 < reach * reach;
-  };
+  const std::uint8_t separation =
+      geometry_.separation(s.david_x, s.david_y, s.goliath_x, s.goliath_y);
+  const bool contact = (separation & DuelGeometry::kInContact) != 0;
   std::uint32_t mask = 0;
   if (s.actor == kDavid) {
     const bool stone = s.has(kDavidHasStone);
     if (!contact) mask |= bit(act::kMove);  // in contact David must Flee
-    if (stone && in_range(rules_.david_shooting)) mask |= bit(act::kShoot);
+    if (stone && (separation & DuelGeometry::kDavidInRange) != 0) mask |= bit(act::kShoot);
     if (contact) mask |= bit(act::kFight) | bit(act::kFlee);
     if (!stone) mask |= bit(act::kSearch);
     if (contact && s.has(kGoliathDazed)) mask |= bit(act::kBehead);
@@ -355,7 +348,9 @@ std::uint32_t DuelGame::declaration_mask(const State& s) const {
   }
   if (s.has(kGoliathDazed)) return bit(act::kRecover);  // a dazed Goliath can only try to recover
   mask |= bit(act::kMove);
-  if (s.has(kGoliathJavelin) && in_range(rules_.goliath_shooting)) mask |= bit(act::kShoot);
+  if (s.has(kGoliathJavelin) && (separation & DuelGeometry::kGoliathInRange) != 0) {
+    mask |= bit(act::kShoot);
+  }
   if (contact) mask |= bit(act::kFight);
   if (s.has(kGoliathShield)) mask |= bit(act::kDropShield);
   return mask;
@@ -381,15 +376,60 @@ bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int a
   return geometry_.path_clear(px, py, qx, qy, cx, cy);
 }
 
+namespace {
+
+// The destinations of the mover of `s` (in kDestination), tested offset by offset within the disc
+// of its allowance with both centres computed once: the test of destination_legal, less its
+// allowance check (the disc of min(allowance, 12 cm) lies within the allowance).  Shared by the
+// listing and the rollouts' sampler, which test up to hundreds of offsets a state.
+class DestinationTest {
+ public:
+  DestinationTest(const DuelGeometry& geometry, const DuelState& s)
+      : geometry_(geometry), mover_(mover_of(s)) {
+    const Side still = other(mover_);
+    from_x_ = mover_ == kDavid ? s.david_x : s.goliath_x;
+    from_y_ = mover_ == kDavid ? s.david_y : s.goliath_y;
+    width_ = geometry.lattice_width(mover_);
+    height_ = geometry.lattice_height(mover_);
+    px_ = geometry.centre_x(mover_, from_x_);
+    py_ = geometry.centre_y(mover_, from_y_);
+    cx_ = geometry.centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
+    cy_ = geometry.centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
+    // A lattice step moves a centre by one pitch; Goliath's rows count down from his border.
+    pitch_ = geometry.pitch_units();
+    row_step_ = mover_ == kDavid ? pitch_ : -pitch_;
+  }
+
+  // The destination `o` leads to, or kInvalidAction when it is off the board or blocked.
+  Action destination(LatticeOffset o) const {
+    const int x = from_x_ + o.dx, y = from_y_ + o.dy;
+    // One unsigned comparison a coordinate: a negative one wraps above any lattice size.
+    if (static_cast<unsigned>(x) >= static_cast<unsigned>(width_) ||
+        static_cast<unsigned>(y) >= static_cast<unsigned>(height_)) {
+      return kInvalidAction;
+    }
+    if ((o.dx == 0 && o.dy == 0) ||
+        geometry_.path_clear(px_, py_, px_ + o.dx * pitch_, py_ + o.dy * row_step_, cx_, cy_)) {
+      return act::destination(x, y);
+    }
+    return kInvalidAction;
+  }
+
+ private:
+  const DuelGeometry& geometry_;
+  Side mover_;
+  int from_x_ = 0, from_y_ = 0, width_ = 0, height_ = 0;
+  std::int64_t px_ = 0, py_ = 0, cx_ = 0, cy_ = 0, pitch_ = 0, row_step_ = 0;
+};
+
+}  // namespace
+
 void DuelGame::list_destinations(const State& s, ActionList<DuelGame>& out) const {
-  const Side mover = mover_of(s);
-  const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
-  const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
+  const DestinationTest test(geometry_, s);
   const int count = moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))];
   for (int i = 0; i < count; ++i) {
-    const LatticeOffset o = moves_.offsets[static_cast<std::size_t>(i)];
-    const int x = from_x + o.dx, y = from_y + o.dy;
-    if (destination_legal(s, mover, x, y, s.allowance_cm)) out.push_back(act::destination(x, y));
+    const Action a = test.destination(moves_.offsets[static_cast<std::size_t>(i)]);
+    if (a != kInvalidAction) out.push_back(a);
   }
 }
 
@@ -436,10 +476,6 @@ bool DuelGame::is_legal(const State& s, Action a) const {
       return false;
   }
   return false;
-}
-
-void DuelGame::place(State& s, Side mover, int x, int y) const {
-  s = moved(s, mover, x, y);
 }
 
 void DuelGame::apply_action(State& s, Action a) const {
@@ -517,7 +553,7 @@ void DuelGame::apply_decision(State& s, Action a) const {
       }
       return;
     case Phase::kDestination:
-      place(s, mover_of(s), act::destination_x(a), act::destination_y(a));
+      place_figure(s, mover_of(s), act::destination_x(a), act::destination_y(a));
       s.allowance_cm = 0;
       end_turn(s);
       return;
@@ -542,33 +578,13 @@ Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
   }
   if (s.phase == Phase::kDestination) {
     // Rejection sampling over the movement disc is uniform over the legal destinations; staying
-    // put is always legal, so a fallback listing is needed only in cramped positions.  The same
-    // test as destination_legal, less its allowance check (the disc of min(allowance, 12 cm)
-    // lies within the allowance) and with the centres computed once.
-    const Side mover = mover_of(s), still = other(mover);
-    const int from_x = mover == kDavid ? s.david_x : s.goliath_x;
-    const int from_y = mover == kDavid ? s.david_y : s.goliath_y;
-    const int width = lattice_width(mover), height = lattice_height(mover);
-    const std::int64_t px = centre_x(mover, from_x), py = centre_y(mover, from_y);
-    const std::int64_t cx = centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
-    const std::int64_t cy = centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
-    // A lattice step moves a centre by one pitch; Goliath's rows count down from his border.
-    const std::int64_t pitch = geometry_.pitch_units();
-    const std::int64_t row_step = mover == kDavid ? pitch : -pitch;
+    // put is always legal, so a fallback listing is needed only in cramped positions.
+    const DestinationTest test(geometry_, s);
     const auto count = static_cast<std::uint32_t>(
         moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
     for (int attempt = 0; attempt < 32; ++attempt) {
-      const LatticeOffset o = moves_.offsets[rng.uniform(count)];
-      const int x = from_x + o.dx, y = from_y + o.dy;
-      // One unsigned comparison a coordinate: a negative one wraps above any lattice size.
-      if (static_cast<unsigned>(x) >= static_cast<unsigned>(width) ||
-          static_cast<unsigned>(y) >= static_cast<unsigned>(height)) {
-        continue;
-      }
-      if ((o.dx == 0 && o.dy == 0) ||
-          geometry_.path_clear(px, py, px + o.dx * pitch, py + o.dy * row_step, cx, cy)) {
-        return act::destination(x, y);
-      }
+      const Action a = test.destination(moves_.offsets[rng.uniform(count)]);
+      if (a != kInvalidAction) return a;
     }
   }
   ActionList<DuelGame> actions;

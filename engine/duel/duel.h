@@ -91,16 +91,21 @@ constexpr bool two_dice(Roll roll) {
 constexpr Side mover_of(const DuelState& s) {
   return s.roll == Roll::kGoliathMove ? kGoliath : kDavid;
 }
-// The state with `mover` placed at lattice (x, y); only positions change.
+// Places `mover` at lattice (x, y) in `s`; only positions change.  In place, field by field: a
+// rollout that copied a state just written byte by byte would stall the CPU's store forwarding.
+constexpr void place_figure(DuelState& s, Side mover, int x, int y) {
+  if (mover == kDavid) {
+    s.david_x = static_cast<std::uint8_t>(x);
+    s.david_y = static_cast<std::uint8_t>(y);
+  } else {
+    s.goliath_x = static_cast<std::uint8_t>(x);
+    s.goliath_y = static_cast<std::uint8_t>(y);
+  }
+}
+// The state with `mover` placed at lattice (x, y).
 constexpr DuelState moved(const DuelState& s, Side mover, int x, int y) {
   DuelState t = s;
-  if (mover == kDavid) {
-    t.david_x = static_cast<std::uint8_t>(x);
-    t.david_y = static_cast<std::uint8_t>(y);
-  } else {
-    t.goliath_x = static_cast<std::uint8_t>(x);
-    t.goliath_y = static_cast<std::uint8_t>(y);
-  }
+  place_figure(t, mover, x, y);
   return t;
 }
 
@@ -246,7 +251,6 @@ class DuelGame {
   // The legal declarations as a bit set (bit a for action a), each rule checked once.
   std::uint32_t declaration_mask(const State& s) const;
   bool declaration_legal(const State& s, Action a) const;
-  void place(State& s, Side mover, int x, int y) const;
   void apply_decision(State& s, Action a) const;
 
   DuelRules rules_;

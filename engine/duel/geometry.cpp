@@ -59,6 +59,35 @@ DuelGeometry::DuelGeometry(const DuelRules& rules)
   contact2_ = static_cast<std::int64_t>(sum_radii_ + contact_tolerance_) *
               (sum_radii_ + contact_tolerance_);
   overlap2_ = static_cast<std::int64_t>(sum_radii_) * sum_radii_;
+  first_column_ = {board_units_ / 2 - (david_cols_ - 1) / 2 * pitch_,
+                   board_units_ / 2 - (goliath_cols_ - 1) / 2 * pitch_};
+  first_row_ = {david_radius_, board_units_ - goliath_radius_};
+  row_step_ = {pitch_, -pitch_};
+  build_separation(rules);
+}
+
+void DuelGeometry::build_separation(const DuelRules& rules) {
+  const auto reaches = [&](int base, std::int64_t distance2) {
+    const std::int64_t reach = sum_radii_ + static_cast<std::int64_t>(base) * shooting_band_;
+    return base >= 1 && distance2 < reach * reach;
+  };
+  separation_rows_ = david_rows_ + goliath_rows_ - 1;
+  separation_.assign(static_cast<std::size_t>(david_cols_ + goliath_cols_ - 1) *
+                         static_cast<std::size_t>(separation_rows_),
+                     0);
+  for (int column_gap = -(goliath_cols_ - 1); column_gap <= david_cols_ - 1; ++column_gap) {
+    for (int row_sum = 0; row_sum < separation_rows_; ++row_sum) {
+      // Any pair of positions with these differences: the distance depends on nothing else.
+      const int dx = std::max(column_gap, 0), gx = dx - column_gap;
+      const int dy = std::min(row_sum, david_rows_ - 1), gy = row_sum - dy;
+      const std::int64_t distance2 = centre_distance2(dx, dy, gx, gy);
+      std::uint8_t bits = in_contact(distance2) ? kInContact : 0;
+      if (reaches(rules.david_shooting, distance2)) bits |= kDavidInRange;
+      if (reaches(rules.goliath_shooting, distance2)) bits |= kGoliathInRange;
+      separation_[static_cast<std::size_t>((column_gap + goliath_cols_ - 1) * separation_rows_ +
+                                           row_sum)] = bits;
+    }
+  }
 }
 
 int DuelGeometry::distance_bands(std::int64_t distance2) const {

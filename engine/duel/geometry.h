@@ -45,18 +45,25 @@ class DuelGeometry {
   int lattice_height(Side side) const { return side == kDavid ? david_rows_ : goliath_rows_; }
   // Centre of a figure at lattice (x, y), in units.  Columns are centred on the board's middle
   // line; rows count from each figure's own border.
-  int centre_x(Side side, int x) const {
-    return board_units_ / 2 + (x - (lattice_width(side) - 1) / 2) * pitch_;
-  }
-  int centre_y(Side side, int y) const {
-    return side == kDavid ? david_radius_ + y * pitch_
-                          : board_units_ - goliath_radius_ - y * pitch_;
-  }
+  // Both are a side's first column or row plus whole steps (Goliath's rows step down the board),
+  // kept per side so that a rollout's every ply computes a centre with one multiply-add.
+  int centre_x(Side side, int x) const { return first_column_[side] + x * pitch_; }
+  int centre_y(Side side, int y) const { return first_row_[side] + y * row_step_[side]; }
   // Squared distance between David at lattice (dx, dy) and Goliath at (gx, gy), in units^2.
   std::int64_t centre_distance2(int dx, int dy, int gx, int gy) const {
     const std::int64_t x = centre_x(kDavid, dx) - centre_x(kGoliath, gx);
     const std::int64_t y = centre_y(kDavid, dy) - centre_y(kGoliath, gy);
     return x * x + y * y;
+  }
+  // What the figures' separation allows, for David at (dx, dy) and Goliath at (gx, gy): a bit set
+  // of kInContact and, for each side, whether its missile reaches (kDavidInRange, kGoliathInRange:
+  // the rules' shooting capability less the full bands between the figures is at least 1).  It
+  // depends only on dx - gx and dy + gy, so it is one table lookup, built once for the rules;
+  // the declarations ask it at every turn of a rollout.
+  static constexpr std::uint8_t kInContact = 1, kDavidInRange = 2, kGoliathInRange = 4;
+  std::uint8_t separation(int dx, int dy, int gx, int gy) const {
+    return separation_[static_cast<std::size_t>((dx - gx + goliath_cols_ - 1) * separation_rows_ +
+                                                dy + gy)];
   }
   bool in_contact(std::int64_t distance2) const { return distance2 <= contact2_; }
   bool overlapping(std::int64_t distance2) const { return distance2 < overlap2_; }
@@ -89,6 +96,8 @@ class DuelGeometry {
   }
 
  private:
+  void build_separation(const DuelRules& rules);
+
   int board_units_ = 0;
   int david_radius_ = 0, goliath_radius_ = 0;
   int shooting_band_ = 0;  // units
@@ -98,6 +107,9 @@ class DuelGeometry {
   int contact_tolerance_ = 0;  // units
   std::int64_t contact2_ = 0;
   std::int64_t overlap2_ = 0;  // centres closer than this overlap
+  std::array<int, 2> first_column_{}, first_row_{}, row_step_{};  // units, per side
+  int separation_rows_ = 0;                                       // dy + gy takes this many values
+  std::vector<std::uint8_t> separation_;                          // see separation()
 };
 
 }  // namespace sling::duel
