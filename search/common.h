@@ -89,7 +89,14 @@ inline Action rollout_action(const G& game, const typename G::State& state, Roll
 template <Game G>
 double rollout(const G& game, typename G::State state, RolloutPolicy policy, int max_plies,
                Rng& rng) {
-  for (int ply = 0; max_plies == 0 || ply < max_plies; ++ply) {
+  bool played = false;  // by the game's own playout: what is left is to score where it stopped
+  if constexpr (HasRandomPlayout<G>) {
+    if (policy == RolloutPolicy::kRandom) {
+      state = game.random_playout(state, max_plies, rng);
+      played = true;
+    }
+  }
+  for (int ply = 0; !played && (max_plies == 0 || ply < max_plies); ++ply) {
     const Player player = game.current_player(state);
     if (player == kTerminalPlayer) return game.returns(state)[0];
     const Action action = player == kChancePlayer ? draw_chance(game, state, rng)

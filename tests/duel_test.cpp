@@ -903,5 +903,45 @@ TEST(DuelSearchHooks, UncheckedApplyAndChanceSamplerAgreeWithTheCheckedOnes) {
   for (int c : counts) EXPECT_GT(c, 0);
 }
 
+// The game's random playout (HasRandomPlayout) must be the generic loop, written out here with
+// the checked rules: the same final state and the same number of draws, from every phase, with
+// and without a ply limit, and the rollouts that use it must score the same.
+TEST(DuelSearchHooks, TheRandomPlayoutIsTheGenericLoopWithTheSameDraws) {
+  const DuelGame game;
+  Rng walk(57, 2);
+  int starts = 0, terminal_ends = 0, cut_ends = 0;
+  for (int g = 0; g < 60; ++g) {
+    DuelState s = game.initial_state();
+    for (int ply = 0; !game.is_terminal(s); ++ply) {
+      if (ply % 7 == 0) {  // a start in whatever phase the walk is in
+        for (int max_plies : {0, 1, 2, 7, 40}) {
+          Rng generic(g, static_cast<std::uint64_t>(ply * 8 + max_plies));
+          Rng fused = generic;
+          DuelState expected = s;
+          for (int p = 0; (max_plies == 0 || p < max_plies) && !game.is_terminal(expected); ++p) {
+            if (game.current_player(expected) == kChancePlayer) {
+              game.apply_chance(expected, game.sample_chance_outcome(expected, generic));
+            } else {
+              game.apply_action(expected, game.sample_legal_action(expected, generic));
+            }
+          }
+          ASSERT_EQ(game.random_playout(s, max_plies, fused), expected) << g << " " << ply;
+          ASSERT_EQ(fused.next(), generic.next());  // the same number of draws
+          (game.is_terminal(expected) ? terminal_ends : cut_ends) += 1;
+          ++starts;
+        }
+      }
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, game.sample_chance_outcome(s, walk));
+      } else {
+        game.apply_action(s, sample_uniform_action(game, s, walk));
+      }
+    }
+  }
+  EXPECT_GT(starts, 1000);
+  EXPECT_GT(terminal_ends, 100);
+  EXPECT_GT(cut_ends, 100);
+}
+
 }  // namespace
 }  // namespace sling::duel

@@ -140,6 +140,17 @@ concept HasActionSampler = Game<G> &&
   { game.sample_legal_action(s, rng) } -> std::same_as<Action>;
 };
 
+// A game may play a whole uniformly random playout in one call (rollouts with random decisions):
+// `random_playout(state, max_plies, rng)` returns the state where the generic loop would stop
+// (a terminal state, or after `max_plies` plies; 0 = no limit), having made the same draws in the
+// same order: a chance outcome as the game's sampler draws it, a decision as
+// sample_uniform_action does.  Only the per-ply dispatch is saved.
+template <class G>
+concept HasRandomPlayout = Game<G> &&
+    requires(const G& g, const typename G::State& s, int max_plies, Rng& rng) {
+  { g.random_playout(s, max_plies, rng) } -> std::same_as<typename G::State>;
+};
+
 template <Game G>
 Action sample_uniform_action(const G& game, const typename G::State& state, Rng& rng) {
   if constexpr (HasActionSampler<G>) {

@@ -166,21 +166,27 @@ void DuelGame::chance_outcomes(const State& s, ChanceList<DuelGame>& out) const 
 
 void DuelGame::apply_chance(State& s, Action outcome) const {
   if (s.phase != Phase::kRoll) throw IllegalActionError("not a chance node");
-  if (s.rerolling != 0) {
+  if (s.rerolling != 0 || !two_dice(s.roll)) {
     if (outcome < 1 || outcome > 6) throw IllegalActionError("a die shows 1 to 6");
+  } else {
+    const int first = static_cast<int>(outcome % 8), second = static_cast<int>(outcome / 8);
+    if (first < 1 || first > 6 || second < 1 || second > 6) {
+      throw IllegalActionError("not a pair of dice");
+    }
+  }
+  settle_dice(s, outcome);
+}
+
+void DuelGame::settle_dice(State& s, Action outcome) const {
+  if (s.rerolling != 0) {
     s.dice[s.rerolling - 1] = static_cast<std::uint8_t>(outcome);
     s.rerolling = 0;
     dice_final(s);
     return;
   }
   if (two_dice(s.roll)) {
-    const int first = static_cast<int>(outcome % 8), second = static_cast<int>(outcome / 8);
-    if (first < 1 || first > 6 || second < 1 || second > 6) {
-      throw IllegalActionError("not a pair of dice");
-    }
-    s.dice = {static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(second)};
+    s.dice = {static_cast<std::uint8_t>(outcome % 8), static_cast<std::uint8_t>(outcome / 8)};
   } else {
-    if (outcome < 1 || outcome > 6) throw IllegalActionError("a die shows 1 to 6");
     s.dice = {static_cast<std::uint8_t>(outcome), 0};
   }
   if (s.has(kGodAvailable)) {
@@ -490,7 +496,7 @@ void DuelGame::apply_action(State& s, Action a) const {
 
 void DuelGame::apply_unchecked(State& s, Action a) const {
   if (s.phase == Phase::kRoll) {
-    apply_chance(s, a);
+    settle_dice(s, a);
   } else {
     apply_decision(s, a);
   }
@@ -499,43 +505,8 @@ void DuelGame::apply_unchecked(State& s, Action a) const {
 void DuelGame::apply_decision(State& s, Action a) const {
   switch (s.phase) {
     case Phase::kDeclare:
-      switch (a) {
-        case act::kMove:
-          throw_dice(s, s.actor == kDavid ? Roll::kDavidMove : Roll::kGoliathMove);
-          return;
-        case act::kShoot:
-          if (s.actor == kDavid) {
-            s.flags &= static_cast<std::uint8_t>(~kDavidHasStone);  // a thrown stone is used up
-            throw_dice(s, Roll::kStoneToHit);
-          } else {
-            s.flags &= static_cast<std::uint8_t>(~kGoliathJavelin);  // the javelin is thrown once
-            throw_dice(s, Roll::kJavelin);
-          }
-          return;
-        case act::kFight:
-          throw_dice(s, Roll::kMelee);
-          return;
-        case act::kDropShield:
-          // Taking the khopesh in both hands takes the turn, and an unused javelin is lost.
-          s.flags &= static_cast<std::uint8_t>(~(kGoliathShield | kGoliathJavelin));
-          end_turn(s);
-          return;
-        case act::kSearch:
-          throw_dice(s, Roll::kSearch);
-          return;
-        case act::kBehead:
-          s.flags |= kBeheadPending;
-          end_turn(s);
-          return;
-        case act::kRecover:
-          throw_dice(s, Roll::kRecover);
-          return;
-        case act::kFlee:
-          throw_dice(s, Roll::kFleeTest);
-          return;
-        default:
-          return;
-      }
+      declare(s, a);
+      return;
     case Phase::kGod:
       if (a == act::kAccept) {
         dice_final(s);
@@ -553,9 +524,7 @@ void DuelGame::apply_decision(State& s, Action a) const {
       }
       return;
     case Phase::kDestination:
-      place_figure(s, mover_of(s), act::destination_x(a), act::destination_y(a));
-      s.allowance_cm = 0;
-      end_turn(s);
+      arrive(s, a);
       return;
     case Phase::kRoll:
     case Phase::kTerminal:
@@ -563,33 +532,118 @@ void DuelGame::apply_decision(State& s, Action a) const {
   }
 }
 
+void DuelGame::declare(State& s, Action a) const {
+  switch (a) {
+    case act::kMove:
+      throw_dice(s, s.actor == kDavid ? Roll::kDavidMove : Roll::kGoliathMove);
+      return;
+    case act::kShoot:
+      if (s.actor == kDavid) {
+        s.flags &= static_cast<std::uint8_t>(~kDavidHasStone);  // a thrown stone is used up
+        throw_dice(s, Roll::kStoneToHit);
+      } else {
+        s.flags &= static_cast<std::uint8_t>(~kGoliathJavelin);  // the javelin is thrown once
+        throw_dice(s, Roll::kJavelin);
+      }
+      return;
+    case act::kFight:
+      throw_dice(s, Roll::kMelee);
+      return;
+    case act::kDropShield:
+      // Taking the khopesh in both hands takes the turn, and an unused javelin is lost.
+      s.flags &= static_cast<std::uint8_t>(~(kGoliathShield | kGoliathJavelin));
+      end_turn(s);
+      return;
+    case act::kSearch:
+      throw_dice(s, Roll::kSearch);
+      return;
+    case act::kBehead:
+      s.flags |= kBeheadPending;
+      end_turn(s);
+      return;
+    case act::kRecover:
+      throw_dice(s, Roll::kRecover);
+      return;
+    case act::kFlee:
+      throw_dice(s, Roll::kFleeTest);
+      return;
+    default:
+      return;
+  }
+}
+
+void DuelGame::arrive(State& s, Action destination) const {
+  place_figure(s, mover_of(s), act::destination_x(destination), act::destination_y(destination));
+  s.allowance_cm = 0;
+  end_turn(s);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fast sampling and the hooks used by search.
 
-Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
-  if (s.phase == Phase::kDeclare) {
-    // The same draw as from legal_actions' list (the declarations in increasing order), without
-    // the list of up to 640 actions: the k-th set bit of the mask.
-    std::uint32_t mask = declaration_mask(s);
-    std::uint32_t count = 0;  // at most 5 bits: cheaper than the generic build's popcount call
-    for (std::uint32_t rest = mask; rest != 0; rest &= rest - 1) ++count;
-    for (std::uint32_t k = rng.uniform(count); k > 0; --k) mask &= mask - 1;
-    return static_cast<Action>(std::countr_zero(mask));
+Action DuelGame::sample_declaration(const State& s, Rng& rng) const {
+  // The same draw as from legal_actions' list (the declarations in increasing order), without
+  // the list of up to 640 actions: the k-th set bit of the mask.
+  std::uint32_t mask = declaration_mask(s);
+  std::uint32_t count = 0;  // at most 5 bits: cheaper than the generic build's popcount call
+  for (std::uint32_t rest = mask; rest != 0; rest &= rest - 1) ++count;
+  for (std::uint32_t k = rng.uniform(count); k > 0; --k) mask &= mask - 1;
+  return static_cast<Action>(std::countr_zero(mask));
+}
+
+Action DuelGame::sample_destination(const State& s, Rng& rng) const {
+  // Rejection sampling over the movement disc is uniform over the legal destinations; staying
+  // put is always legal, so a fallback listing is needed only in cramped positions.
+  const DestinationTest test(geometry_, s);
+  const auto count = static_cast<std::uint32_t>(
+      moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
+  for (int attempt = 0; attempt < 32; ++attempt) {
+    const Action a = test.destination(moves_.offsets[rng.uniform(count)]);
+    if (a != kInvalidAction) return a;
   }
-  if (s.phase == Phase::kDestination) {
-    // Rejection sampling over the movement disc is uniform over the legal destinations; staying
-    // put is always legal, so a fallback listing is needed only in cramped positions.
-    const DestinationTest test(geometry_, s);
-    const auto count = static_cast<std::uint32_t>(
-        moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
-    for (int attempt = 0; attempt < 32; ++attempt) {
-      const Action a = test.destination(moves_.offsets[rng.uniform(count)]);
-      if (a != kInvalidAction) return a;
-    }
-  }
+  return sample_listed(s, rng);
+}
+
+Action DuelGame::sample_listed(const State& s, Rng& rng) const {
   ActionList<DuelGame> actions;
   legal_actions(s, actions);
   return actions[rng.uniform(static_cast<std::uint32_t>(actions.size()))];
+}
+
+Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
+  switch (s.phase) {
+    case Phase::kDeclare:
+      return sample_declaration(s, rng);
+    case Phase::kDestination:
+      return sample_destination(s, rng);
+    default:
+      return sample_listed(s, rng);
+  }
+}
+
+DuelState DuelGame::random_playout(State s, int max_plies, Rng& rng) const {
+  // The generic loop's plies and draws, one phase switch a ply: the declaration, the dice and the
+  // destination go straight to their rules (God's question and the tie-flee are rare).
+  for (int ply = 0; max_plies == 0 || ply < max_plies; ++ply) {
+    switch (s.phase) {
+      case Phase::kTerminal:
+        return s;
+      case Phase::kRoll:
+        settle_dice(s, sample_chance_outcome(s, rng));
+        break;
+      case Phase::kDeclare:
+        declare(s, sample_declaration(s, rng));
+        break;
+      case Phase::kDestination:
+        arrive(s, sample_destination(s, rng));
+        break;
+      case Phase::kGod:
+      case Phase::kTieFlee:
+        apply_decision(s, sample_listed(s, rng));
+        break;
+    }
+  }
+  return s;
 }
 
 }  // namespace sling::duel

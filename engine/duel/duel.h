@@ -199,6 +199,10 @@ class DuelGame {
     }
     return static_cast<Action>(rng.uniform(6) + 1);
   }
+  // HasRandomPlayout: plays `s` on with uniformly random decisions and dice for at most
+  // `max_plies` plies (0: to the end) and returns where it stopped: the same plies, draws and
+  // final state as search's generic rollout loop, without its dispatch at every ply.
+  State random_playout(State s, int max_plies, Rng& rng) const;
   Action heuristic_action(const State& s, Rng& rng) const;
   double evaluate(const State& s) const;
   void candidate_actions(const State& s, ActionList<DuelGame>& out) const;
@@ -252,6 +256,13 @@ class DuelGame {
   std::uint32_t declaration_mask(const State& s) const;
   bool declaration_legal(const State& s, Action a) const;
   void apply_decision(State& s, Action a) const;
+  void declare(State& s, Action declaration) const;  // kDeclare
+  void arrive(State& s, Action destination) const;   // kDestination
+  void settle_dice(State& s, Action outcome) const;  // apply_chance without its checks
+  // sample_legal_action by phase; sample_listed draws from the legal_actions list.
+  Action sample_declaration(const State& s, Rng& rng) const;
+  Action sample_destination(const State& s, Rng& rng) const;
+  Action sample_listed(const State& s, Rng& rng) const;
 
   DuelRules rules_;
   GameInfo info_;
