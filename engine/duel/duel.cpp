@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/core/errors.h"
+#include "engine/duel/destination_test.h"
 
 namespace sling::duel {
 
@@ -382,56 +383,8 @@ bool DuelGame::destination_legal(const State& s, Side mover, int x, int y, int a
   return geometry_.path_clear(px, py, qx, qy, cx, cy);
 }
 
-namespace {
-
-// The destinations of the mover of `s` (in kDestination), tested offset by offset within the disc
-// of its allowance with both centres computed once: the test of destination_legal, less its
-// allowance check (the disc of min(allowance, 12 cm) lies within the allowance).  Shared by the
-// listing and the rollouts' sampler, which test up to hundreds of offsets a state.
-class DestinationTest {
- public:
-  DestinationTest(const DuelGeometry& geometry, const DuelState& s)
-      : geometry_(geometry), mover_(mover_of(s)) {
-    const Side still = other(mover_);
-    from_x_ = mover_ == kDavid ? s.david_x : s.goliath_x;
-    from_y_ = mover_ == kDavid ? s.david_y : s.goliath_y;
-    width_ = geometry.lattice_width(mover_);
-    height_ = geometry.lattice_height(mover_);
-    px_ = geometry.centre_x(mover_, from_x_);
-    py_ = geometry.centre_y(mover_, from_y_);
-    cx_ = geometry.centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
-    cy_ = geometry.centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
-    // A lattice step moves a centre by one pitch; Goliath's rows count down from his border.
-    pitch_ = geometry.pitch_units();
-    row_step_ = mover_ == kDavid ? pitch_ : -pitch_;
-  }
-
-  // The destination `o` leads to, or kInvalidAction when it is off the board or blocked.
-  Action destination(LatticeOffset o) const {
-    const int x = from_x_ + o.dx, y = from_y_ + o.dy;
-    // One unsigned comparison a coordinate: a negative one wraps above any lattice size.
-    if (static_cast<unsigned>(x) >= static_cast<unsigned>(width_) ||
-        static_cast<unsigned>(y) >= static_cast<unsigned>(height_)) {
-      return kInvalidAction;
-    }
-    if ((o.dx == 0 && o.dy == 0) ||
-        geometry_.path_clear(px_, py_, px_ + o.dx * pitch_, py_ + o.dy * row_step_, cx_, cy_)) {
-      return act::destination(x, y);
-    }
-    return kInvalidAction;
-  }
-
- private:
-  const DuelGeometry& geometry_;
-  Side mover_;
-  int from_x_ = 0, from_y_ = 0, width_ = 0, height_ = 0;
-  std::int64_t px_ = 0, py_ = 0, cx_ = 0, cy_ = 0, pitch_ = 0, row_step_ = 0;
-};
-
-}  // namespace
-
 void DuelGame::list_destinations(const State& s, ActionList<DuelGame>& out) const {
-  const DestinationTest test(geometry_, s);
+  const detail::DestinationTest test(geometry_, s);
   const int count = moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))];
   for (int i = 0; i < count; ++i) {
     const Action a = test.destination(moves_.offsets[static_cast<std::size_t>(i)]);
@@ -576,74 +529,6 @@ void DuelGame::arrive(State& s, Action destination) const {
   place_figure(s, mover_of(s), act::destination_x(destination), act::destination_y(destination));
   s.allowance_cm = 0;
   end_turn(s);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fast sampling and the hooks used by search.
-
-Action DuelGame::sample_declaration(const State& s, Rng& rng) const {
-  // The same draw as from legal_actions' list (the declarations in increasing order), without
-  // the list of up to 640 actions: the k-th set bit of the mask.
-  std::uint32_t mask = declaration_mask(s);
-  std::uint32_t count = 0;  // at most 5 bits: cheaper than the generic build's popcount call
-  for (std::uint32_t rest = mask; rest != 0; rest &= rest - 1) ++count;
-  for (std::uint32_t k = rng.uniform(count); k > 0; --k) mask &= mask - 1;
-  return static_cast<Action>(std::countr_zero(mask));
-}
-
-Action DuelGame::sample_destination(const State& s, Rng& rng) const {
-  // Rejection sampling over the movement disc is uniform over the legal destinations; staying
-  // put is always legal, so a fallback listing is needed only in cramped positions.
-  const DestinationTest test(geometry_, s);
-  const auto count = static_cast<std::uint32_t>(
-      moves_.within[static_cast<std::size_t>(std::min<int>(s.allowance_cm, 12))]);
-  for (int attempt = 0; attempt < 32; ++attempt) {
-    const Action a = test.destination(moves_.offsets[rng.uniform(count)]);
-    if (a != kInvalidAction) return a;
-  }
-  return sample_listed(s, rng);
-}
-
-Action DuelGame::sample_listed(const State& s, Rng& rng) const {
-  ActionList<DuelGame> actions;
-  legal_actions(s, actions);
-  return actions[rng.uniform(static_cast<std::uint32_t>(actions.size()))];
-}
-
-Action DuelGame::sample_legal_action(const State& s, Rng& rng) const {
-  switch (s.phase) {
-    case Phase::kDeclare:
-      return sample_declaration(s, rng);
-    case Phase::kDestination:
-      return sample_destination(s, rng);
-    default:
-      return sample_listed(s, rng);
-  }
-}
-
-DuelState DuelGame::random_playout(State s, int max_plies, Rng& rng) const {
-  // The generic loop's plies and draws, one phase switch a ply: the declaration, the dice and the
-  // destination go straight to their rules (God's question and the tie-flee are rare).
-  for (int ply = 0; max_plies == 0 || ply < max_plies; ++ply) {
-    switch (s.phase) {
-      case Phase::kTerminal:
-        return s;
-      case Phase::kRoll:
-        settle_dice(s, sample_chance_outcome(s, rng));
-        break;
-      case Phase::kDeclare:
-        declare(s, sample_declaration(s, rng));
-        break;
-      case Phase::kDestination:
-        arrive(s, sample_destination(s, rng));
-        break;
-      case Phase::kGod:
-      case Phase::kTieFlee:
-        apply_decision(s, sample_listed(s, rng));
-        break;
-    }
-  }
-  return s;
 }
 
 }  // namespace sling::duel
