@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <vector>
 
 #include "agents/danelaw_planner.h"
@@ -150,13 +151,14 @@ void BM_DanelawValueModel(benchmark::State& state) {
 }
 BENCHMARK(BM_DanelawValueModel)->Unit(benchmark::kMicrosecond);
 
-// One movement-plan search of the `strong` preset (64 plans, 256 playouts) from the first
-// movement decision of each half-turn position; items = searches.
-void BM_DanelawPlannerSearch(benchmark::State& state) {
+// The first movement decision of each half-turn position (of `side` only, when given), reached by
+// the heuristic and the dice: where a movement-plan search starts.
+std::vector<State> first_movement_decisions(std::optional<Side> side = std::nullopt) {
   const DanelawGame& game = default_game();
   std::vector<State> starts;
   Rng rng(10, 0);
   for (State s : half_turn_positions()) {
+    if (side && s.side != *side) continue;
     while (!game.is_terminal(s) && s.phase != Phase::kMove) {
       if (game.current_player(s) == kChancePlayer) {
         game.apply_chance(s, sample_chance(game, s, rng));
@@ -166,6 +168,14 @@ void BM_DanelawPlannerSearch(benchmark::State& state) {
     }
     if (s.phase == Phase::kMove) starts.push_back(s);
   }
+  return starts;
+}
+
+// One movement-plan search of the `strong` preset (64 plans, 256 playouts) from the first
+// movement decision of each half-turn position; items = searches.
+void BM_DanelawPlannerSearch(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  const std::vector<State> starts = first_movement_decisions();
   Planner planner(game, PlannerConfig{64, 4, 0, 0.3});
   std::size_t i = 0;
   for (auto _ : state) {
@@ -180,19 +190,7 @@ BENCHMARK(BM_DanelawPlannerSearch)->Unit(benchmark::kMillisecond);
 // reply option: args = plans, samples, reply (the Danes' halves played before a plan is scored).
 void BM_DanelawEnglishPlanSearch(benchmark::State& state) {
   const DanelawGame& game = default_game();
-  std::vector<State> starts;
-  Rng rng(10, 0);
-  for (State s : half_turn_positions()) {
-    if (s.side != kEnglish) continue;
-    while (!game.is_terminal(s) && s.phase != Phase::kMove) {
-      if (game.current_player(s) == kChancePlayer) {
-        game.apply_chance(s, sample_chance(game, s, rng));
-      } else {
-        game.apply_unchecked(s, game.heuristic_action(s, rng));
-      }
-    }
-    if (s.phase == Phase::kMove) starts.push_back(s);
-  }
+  const std::vector<State> starts = first_movement_decisions(kEnglish);
   PlannerConfig config{static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), 0, 0.3};
   config.reply = static_cast<int>(state.range(2));
   Planner planner(game, config);

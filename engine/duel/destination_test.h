@@ -17,20 +17,20 @@ namespace sling::duel::detail {
 // listing and the rollouts' sampler, which test up to hundreds of offsets a state.
 class DestinationTest {
  public:
-  DestinationTest(const DuelGeometry& geometry, const DuelState& s)
-      : geometry_(geometry), mover_(mover_of(s)) {
-    const Side still = mover_ == kDavid ? kGoliath : kDavid;
-    from_x_ = mover_ == kDavid ? s.david_x : s.goliath_x;
-    from_y_ = mover_ == kDavid ? s.david_y : s.goliath_y;
-    width_ = geometry.lattice_width(mover_);
-    height_ = geometry.lattice_height(mover_);
-    px_ = geometry.centre_x(mover_, from_x_);
-    py_ = geometry.centre_y(mover_, from_y_);
+  DestinationTest(const DuelGeometry& geometry, const DuelState& s) : geometry_(geometry) {
+    const Side mover = mover_of(s);
+    const Side still = mover == kDavid ? kGoliath : kDavid;
+    from_x_ = mover == kDavid ? s.david_x : s.goliath_x;
+    from_y_ = mover == kDavid ? s.david_y : s.goliath_y;
+    width_ = geometry.lattice_width(mover);
+    height_ = geometry.lattice_height(mover);
+    px_ = geometry.centre_x(mover, from_x_);
+    py_ = geometry.centre_y(mover, from_y_);
     cx_ = geometry.centre_x(still, still == kDavid ? s.david_x : s.goliath_x);
     cy_ = geometry.centre_y(still, still == kDavid ? s.david_y : s.goliath_y);
     // A lattice step moves a centre by one pitch; Goliath's rows count down from his border.
     pitch_ = geometry.pitch_units();
-    row_step_ = mover_ == kDavid ? pitch_ : -pitch_;
+    row_step_ = mover == kDavid ? pitch_ : -pitch_;
   }
 
   // The destination `o` leads to, or kInvalidAction when it is off the board or blocked.
@@ -50,7 +50,6 @@ class DestinationTest {
 
  private:
   const DuelGeometry& geometry_;
-  Side mover_;
   int from_x_ = 0, from_y_ = 0, width_ = 0, height_ = 0;
   std::int64_t px_ = 0, py_ = 0, cx_ = 0, cy_ = 0, pitch_ = 0, row_step_ = 0;
 };
