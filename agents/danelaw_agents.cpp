@@ -49,6 +49,16 @@ danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& p
   c.reply = static_cast<int>(r.integer(
       prefix + "reply", fallback.reply, 0, 4,
       help("reply", "opponent's halves played by the heuristic before a plan is scored")));
+  c.endgame = static_cast<int>(r.integer(
+      prefix + "endgame", fallback.endgame, 0, 8,
+      help("endgame",
+           "halves before the game's end (this one included) within which playouts run to the "
+           "end, scored by the result, and battles are decided by playouts (0: never)")));
+  c.endgame_battle =
+      static_cast<int>(r.integer(prefix + "endgame_battle", fallback.endgame_battle, 1, 100000,
+                                 help("endgame_battle",
+                                      "playouts per legal action at battle decisions in the "
+                                      "endgame (at least `battle`)")));
   return c;
 }
 
@@ -90,6 +100,12 @@ void write_planner_config(std::vector<std::string>& items, const std::string& pr
   item("noise", c.noise, b.noise);
   item("margin", c.margin, b.margin);
   if (c.reply != 0 || shared) item("reply", c.reply, b.reply);
+  if (c.endgame != 0 || shared) item("endgame", c.endgame, b.endgame);
+  // The endgame's battle budget is written where it counts: with an endgame, or where a side's
+  // endgame would inherit it.
+  if (shared || c.endgame != 0 || c.endgame_battle != danelaw::PlannerConfig{}.endgame_battle) {
+    item("endgame_battle", c.endgame_battle, b.endgame_battle);
+  }
 }
 
 class PlannerAgent final : public Agent<danelaw::DanelawGame>,

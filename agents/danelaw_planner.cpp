@@ -48,8 +48,13 @@ void Planner::new_game(std::uint64_t seed) {
   plan_next_ = 0;
 }
 
+int Planner::halves_to_end(const State& s) const {
+  return 2 * (game_.rules().turn_limit - s.turn) + (s.side == kDanes ? 2 : 1);
+}
+
 double Planner::finish_half_turn(State s, Side side, Rng rng) const {
-  int halves_left = 1 + config_[side].reply;
+  // In the endgame the playout runs to the game's end (no more halves than are left).
+  int halves_left = in_endgame(s, side) ? halves_to_end(s) : 1 + config_[side].reply;
   std::uint8_t half = s.side, turn = s.turn;
   while (!game_.is_terminal(s)) {
     if (s.side != half || s.turn != turn) {
@@ -88,11 +93,18 @@ PlannerChoice Planner::choose(const State& s) {
   plan_actions_.clear();
   plan_next_ = 0;
   if (in_movement(s)) return plan_movement(s);
-  if (s.phase == Phase::kPlace || s.phase == Phase::kReinforce ||
-      config_[game_.current_player(s)].battle_samples == 0) {
+  const Side side = static_cast<Side>(game_.current_player(s));
+  const PlannerConfig& config = config_[side];
+  const bool endgame = in_endgame(s, side);
+  // Placing and reinforcing follow the heuristic except in the endgame, where the playouts see
+  // the result they lead to.
+  if ((s.phase == Phase::kPlace || s.phase == Phase::kReinforce) && !endgame) {
     return heuristic_choice(s);
   }
-  return compare_actions(s);
+  const int samples =
+      endgame ? std::max(config.battle_samples, config.endgame_battle) : config.battle_samples;
+  if (samples == 0) return heuristic_choice(s);
+  return compare_actions(s, samples);
 }
 
 PlannerChoice Planner::heuristic_choice(const State& s) {
@@ -188,7 +200,7 @@ PlannerChoice Planner::plan_movement(const State& s) {
   return choice;
 }
 
-PlannerChoice Planner::compare_actions(const State& s) {
+PlannerChoice Planner::compare_actions(const State& s, int samples) {
   ActionList<DanelawGame> legal;
   game_.legal_actions(s, legal);
   PlannerChoice choice;
@@ -198,7 +210,6 @@ PlannerChoice Planner::compare_actions(const State& s) {
     return choice;
   }
   const Side side = static_cast<Side>(game_.current_player(s));
-  const int samples = config_[side].battle_samples;
   for (Action a : legal) {
     State t = s;
     game_.apply_unchecked(t, a);

@@ -43,6 +43,13 @@ struct PlannerConfig {
   // the position: 1 scores a plan after the opponent's reply, which the model alone reads poorly
   // for the English (it cannot see which of their towns the Danes take next).
   int reply = 0;
+  // The endgame: within this many halves of the game's end (the current half included), playouts
+  // run to the end of the game and score the result itself, and battles are decided by
+  // `endgame_battle` playouts an action (or `battle_samples`, if more).  Near the end the true
+  // result is a few dice away, while the leaf evaluator, fitted on whole games, reads short
+  // horizons worst; and a battle the heuristic declines may be the last chance to take a town.
+  int endgame = 0;
+  int endgame_battle = 16;
 };
 
 struct PlannerChoice {
@@ -79,11 +86,16 @@ class Planner {
 
  private:
   PlannerChoice plan_movement(const State& s);
-  PlannerChoice compare_actions(const State& s);
+  PlannerChoice compare_actions(const State& s, int samples);
   PlannerChoice heuristic_choice(const State& s);
   // Plays from `s` to the end of the current half-turn and then `side`'s configured reply halves
   // (heuristic decisions, `rng` dice) and returns the value for `side` by the leaf evaluator.
   double finish_half_turn(State s, Side side, Rng rng) const;
+  // Halves left in the game at `s`, the current one included.
+  int halves_to_end(const State& s) const;
+  bool in_endgame(const State& s, Side side) const {
+    return halves_to_end(s) <= config_[side].endgame;
+  }
   Action sampled_move(const State& s, Rng& rng, double noise) const;
 
   const DanelawGame& game_;

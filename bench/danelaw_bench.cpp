@@ -3,6 +3,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -206,6 +208,45 @@ BENCHMARK(BM_DanelawEnglishPlanSearch)
     ->Args({32, 2, 0})
     ->Args({8, 2, 1})
     ->Unit(benchmark::kMillisecond);
+
+// A whole half-turn played by `strong`'s planner with the endgame (playouts to the end of the
+// game, battles and placing by 64 playouts an action), from the heuristic game's half-turn start
+// `range(0)` halves before the end; the time is per half, `max_decision_ms` the slowest decision
+// (a move may take a second on 2 cores).
+void BM_DanelawEndgameHalf(benchmark::State& state) {
+  const DanelawGame& game = default_game();
+  const auto& positions = half_turn_positions();
+  const State start = positions[positions.size() - static_cast<std::size_t>(state.range(0))];
+  PlannerConfig config{64, 4, 0, 0.3};
+  config.endgame = 4;
+  config.endgame_battle = 64;
+  Planner planner(game, config);
+  double slowest = 0;
+  std::int64_t decisions = 0;
+  std::uint64_t seed = 0;
+  for (auto _ : state) {
+    planner.new_game(++seed);
+    Rng dice(seed, 1);
+    State s = start;
+    while (!game.is_terminal(s) && s.side == start.side && s.turn == start.turn) {
+      if (game.current_player(s) == kChancePlayer) {
+        game.apply_chance(s, sample_chance(game, s, dice));
+        continue;
+      }
+      const auto begin = std::chrono::steady_clock::now();
+      const Action a = planner.choose(s).action;
+      const std::chrono::duration<double, std::milli> took =
+          std::chrono::steady_clock::now() - begin;
+      slowest = std::max(slowest, took.count());
+      ++decisions;
+      game.apply_unchecked(s, a);
+    }
+  }
+  state.counters["max_decision_ms"] = slowest;
+  state.counters["decisions"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_DanelawEndgameHalf)->Arg(4)->Arg(3)->Arg(2)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling::danelaw

@@ -13,6 +13,7 @@
 #include "cli/common_options.h"
 #include "cli/game_options.h"
 #include "cli/study_best_response.h"
+#include "cli/study_referee.h"
 #include "cli/study_regret.h"
 #include "cli/study_sweep.h"
 #include "engine/core/errors.h"
@@ -249,7 +250,7 @@ void run_balance(const StudyBalanceCommand& c) {
 const RegisterCommand kRegister(
     "study",
     "Studies: the duel's God, a duel rule swept, danelaw's balance, best responses to the "
-    "heuristic, an agent's regret",
+    "heuristic, an agent's regret, danelaw's referee",
     [](CLI::App& sub) {
       sub.require_subcommand(1);
       CLI::App* god =
@@ -329,6 +330,7 @@ const RegisterCommand kRegister(
 
       add_best_response_study(sub);
       add_regret_study(sub);
+      add_referee_study(sub);
       add_sweep_study(sub);
     });
 
