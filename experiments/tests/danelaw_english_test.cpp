@@ -19,7 +19,8 @@ namespace {
 // danelaw_strength_test.cpp; DanelawPresets.MatchTheStrengthStudy keeps them equal).
 constexpr const char* kHeuristic = "heuristic";
 constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=32";
-constexpr const char* kStrong = "planner:plans=64,samples=4,battle=0,english_reply=1";
+constexpr const char* kStrong =
+    "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64";
 constexpr int kGames = 400;
 constexpr std::uint64_t kSeed = 54;
 

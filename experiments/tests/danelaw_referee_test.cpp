@@ -17,19 +17,18 @@ namespace sling::danelaw {
 namespace {
 
 constexpr const char* kPlannedBattles = "planner:plans=64,samples=4,battle=32";
-// `strong` with its English scoring each plan after the Danes' next half (the next candidate for
-// `strong`'s English, docs/strength.md "The English").
-constexpr const char* kEnglishReply = "planner:plans=64,samples=4,battle=0,english_reply=1";
+// `strong` without its endgame (docs/strength.md, "The endgame"): what the endgame gains here.
+constexpr const char* kWithoutEndgame = "planner:plans=64,samples=4,battle=0,reply=1";
 
 TEST(DanelawReferee, StrongIsWithinTwoPointsOfExactPlayOnBothSides) {
   std::vector<RefereeRow> rows, strong_rows;
   for (const std::string& name : referee_scenarios()) {
     const DanelawGame game = load_scenario(SLING_SOURCE_DIR, name);
     const std::string strong = GameAgents<DanelawGame>::presets(game)[2].spec;
-    // Beside `strong`, the same planner with its own battle decisions (`strong` leaves them to
-    // the heuristic): what the heuristic's share costs; and `strong` with the English reply.
+    // Beside `strong`, `strong` without its endgame, and the same planner deciding every battle
+    // by playouts scored by the model (`strong` leaves them to the heuristic until the endgame).
     for (const std::string& agent :
-         {strong, std::string(kPlannedBattles), std::string(kEnglishReply)}) {
+         {strong, std::string(kWithoutEndgame), std::string(kPlannedBattles)}) {
       RefereeOptions options;
       options.agent = agent;
       options.games = 4000;
