@@ -443,6 +443,37 @@ TEST(DanelawBalance, PairedDifferencesCountOnlyTheGamesThatDiffer) {
   EXPECT_TRUE(paired_difference(c, e).separated());
 }
 
+// The figure's legend names each pairing by its specs as given: a long spec widens the canvas
+// instead of running off its edge, and a spec with markup characters stays valid SVG.
+TEST(DanelawBalance, TheFigureFitsLongSpecsAndEscapesThem) {
+  BalanceResult result;
+  for (const std::string& english :
+       {std::string("strong"),
+        std::string(
+            "external:cmd='./agent --a && ./b <in',move_time=1,game_time=0,startup_time=30")}) {
+    PairingOutcome p;
+    p.pairing.names = {"strong", english};
+    VariantOutcome v;
+    v.variant.name = "default";
+    v.games = 4;
+    v.danish_wins = 2;
+    v.interval = {0.2, 0.8};
+    p.variants.push_back(v);
+    result.pairings.push_back(p);
+  }
+  const std::string svg = balance_svg(result);
+  EXPECT_NE(svg.find("&amp;&amp; ./b &lt;in"), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("&& ./b"), std::string::npos);
+  const std::size_t at = svg.find("width=\"") + 7;
+  const int width = std::stoi(svg.substr(at));
+  const std::string label =
+      "strong Danes against external:cmd='./agent --a && ./b <in',move_time=1,game_time=0,"
+      "startup_time=30 English";
+  EXPECT_GE(width, 250 + 12 + static_cast<int>(7 * label.size()));
+  result.pairings.pop_back();
+  EXPECT_NE(balance_svg(result).find("width=\"720\""), std::string::npos);
+}
+
 TEST(DanelawBalance, UnevenPairingsAreRefused) {
   const auto run = testing_support::run_sling(
       "study balance danelaw --danes strong --danes normal --english strong --games 1 --out " +

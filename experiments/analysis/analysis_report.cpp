@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/core/errors.h"
+#include "engine/core/xml_text.h"
 #include "experiments/analysis/json_fields.h"
 
 namespace sling {
@@ -45,34 +46,6 @@ std::string who(const GameAnalysis& a, int side) {
   const std::string name = capitalised(a.sides[static_cast<std::size_t>(side)]);
   const std::string& player = a.players[static_cast<std::size_t>(side)];
   return player.empty() ? name : name + " (" + player + ")";
-}
-
-// Text as SVG (XML) character data: an agent spec such as `cmd='a && b'` stays valid markup.
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 std::string result_word(double result) {

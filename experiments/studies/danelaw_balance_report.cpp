@@ -1,12 +1,14 @@
 // The balance study's report: the answer for strong players first, then how it moves with the
 // players' strength, the records behind it, the +10 option and the value model's calibration.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "engine/core/io.h"
+#include "engine/core/xml_text.h"
 #include "experiments/studies/danelaw_balance.h"
 
 namespace sling::danelaw {
@@ -221,9 +223,13 @@ std::string balance_svg(const BalanceResult& result) {
   const int axis = top + band * variants;
   const int legend = axis + 36;
   const int height = legend + 20 * pairings + 10;
+  // The canvas widens for long legend labels (agent specs), at about 7.5 px a character.
+  std::size_t longest = 0;
+  for (const auto& p : result.pairings) longest = std::max(longest, who(p.pairing).size());
+  const int canvas = std::max(left + width + 30, left + 12 + static_cast<int>(7.5 * longest) + 10);
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << left + width + 30 << "\" height=\""
-      << height << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << canvas << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"10\" y=\"22\" font-size=\"15\">Danes' win rate by rule variant and players "
          "(95% interval)</text>\n";
@@ -236,7 +242,7 @@ std::string balance_svg(const BalanceResult& result) {
   for (int v = 0; v < variants; ++v) {
     const double y0 = top + band * v;
     svg << "<text x=\"10\" y=\"" << y0 + band / 2.0 + 4 << "\">"
-        << result.pairings[0].variants[v].variant.name << "</text>\n";
+        << xml_escaped(result.pairings[0].variants[v].variant.name) << "</text>\n";
     if (v > 0)
       svg << "<line x1=\"10\" y1=\"" << y0 << "\" x2=\"" << left + width << "\" y2=\"" << y0
           << "\" stroke=\"#eee\"/>\n";
@@ -257,7 +263,7 @@ std::string balance_svg(const BalanceResult& result) {
     const double y = legend + 20 * p;
     svg << "<circle cx=\"" << left << "\" cy=\"" << y - 4 << "\" r=\"4\" fill=\"" << kColours[p % 6]
         << "\"/>\n<text x=\"" << left + 12 << "\" y=\"" << y << "\">"
-        << who(result.pairings[p].pairing) << "</text>\n";
+        << xml_escaped(who(result.pairings[p].pairing)) << "</text>\n";
   }
   svg << "<text x=\"10\" y=\"" << legend << "\" fill=\"#555\">open dot: the players'</text>\n"
       << "<text x=\"10\" y=\"" << legend + 16 << "\" fill=\"#555\">fairest variant</text>\n"

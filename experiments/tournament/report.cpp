@@ -9,6 +9,7 @@
 
 #include "engine/core/io.h"
 #include "engine/core/json_writer.h"
+#include "engine/core/xml_text.h"
 #include "experiments/analysis/luck.h"
 #include "experiments/tournament/text_format.h"
 
@@ -394,13 +395,8 @@ std::string report_svg(const TournamentReport& report) {
   for (std::size_t r = 0; r < order.size(); ++r) {
     const AgentRating& a = report.fit.agents[order[r]];
     const double y = top + row_height * (static_cast<double>(r) + 0.5);
-    std::string name = report.agents[order[r]];
-    std::string escaped;
-    for (char c : name) {
-      escaped += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-    }
     svg << "<text x=\"" << number(label - 10) << "\" y=\"" << number(y + 4)
-        << "\" text-anchor=\"end\">" << escaped << "</text>\n";
+        << "\" text-anchor=\"end\">" << xml_escaped(report.agents[order[r]]) << "</text>\n";
     svg << "<line x1=\"" << number(x_of(a.ci_low)) << "\" y1=\"" << number(y) << "\" x2=\""
         << number(x_of(a.ci_high)) << "\" y2=\"" << number(y)
         << "\" stroke=\"#3465a4\" stroke-width=\"2\"/>\n";
