@@ -44,6 +44,7 @@ std::string generations_command_line(const TrainCommand& c) {
   if (!g.reference.empty()) line += " --reference '" + g.reference + "'";
   if (!g.start_model.empty()) line += " --start-model " + g.start_model;
   if (c.options.mixed_rules) line += " --mixed-rules";
+  if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
   if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
   if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
   return line;
@@ -57,6 +58,7 @@ void run_generations_command(TrainCommand& c, const danelaw::DanelawGame& game) 
   g.threads = c.options.threads;
   g.mixed_rules = c.options.mixed_rules;
   g.l2 = c.options.l2;
+  g.hidden = c.options.hidden;
   g.gate = SprtParameters::parse(c.gate);
   g.command = generations_command_line(c);
   const danelaw::GenerationRun run =
@@ -71,6 +73,7 @@ std::string command_line(const TrainCommand& c) {
                      " --iterations " + std::to_string(c.options.iterations) + " --seed " +
                      std::to_string(c.options.seed) + " --planner " + c.options.planner;
   if (c.options.mixed_rules) line += " --mixed-rules";
+  if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
   if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
   if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
   return line + " --out " + c.out;
@@ -112,6 +115,10 @@ const RegisterCommand kRegister(
       sub.add_flag("--mixed-rules", command->options.mixed_rules,
                    "Also play +10 Danes and 11-towns games (one in three each), where the Danes "
                    "win more often");
+      sub.add_option("--hidden", command->options.hidden,
+                     "Fit a network with this many tanh units over the features (0: the linear "
+                     "model)")
+          ->check(CLI::Range(0, danelaw::kMaxHiddenUnits));
       add_game_options(sub, command->game_options);
       sub.callback([command] {
         if (command->game != "danelaw") {

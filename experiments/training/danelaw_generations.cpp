@@ -15,6 +15,7 @@
 #include "experiments/mpi_jobs.h"
 #include "experiments/sprt.h"
 #include "experiments/training/danelaw_linear_fit.h"
+#include "experiments/training/danelaw_network_fit.h"
 #include "experiments/training/danelaw_self_play.h"
 #include "experiments/training/generations_checkpoint.h"
 #include "experiments/training/learning_curve.h"
@@ -86,6 +87,7 @@ std::string settings_text(const DanelawGame& game, const GenerationOptions& o,
     << "\ngate " << o.gate.elo0 << ',' << o.gate.elo1 << ',' << o.gate.alpha << ',' << o.gate.beta
     << "\ngate_pairs " << o.gate_pairs << "\ncurve_pairs " << o.curve_pairs << "\nmixed_rules "
     << o.mixed_rules << "\nl2 " << o.l2 << "\nseed " << o.seed << "\n";
+  if (o.hidden > 0) s << "hidden " << o.hidden << "\n";  // runs of the linear model: as before
   return s.str();
 }
 
@@ -173,16 +175,17 @@ void self_play(const GenerationOptions& options, const RunPaths& paths,
 // Step 2: the candidate fitted on every position so far, written as gen-K.json.
 void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunState& run,
                    int champion_generation, GenerationRecord& record) {
-  LinearValueFitter fitter(options.l2);
-  fitter.fit(run.data);
-  ValueModel model = fitter.model();
+  const std::unique_ptr<ValueModelFitter> fitter =
+      make_model_fitter(options.l2, options.hidden, options.seed);
+  fitter->fit(run.data);
+  ValueModel model = fitter->model();
   model.command = options.command;
   model.seed = options.seed;
   model.games = run.data.games;
   model.iterations = record.generation;
   model.states = static_cast<int>(run.data.positions.size());
-  model.log_loss = held_out_log_loss(fitter, run.data);
-  model.calibration = held_out_calibration(fitter, run.data);
+  model.log_loss = held_out_log_loss(*fitter, run.data);
+  model.calibration = held_out_calibration(*fitter, run.data);
   write_file_atomic(paths.model(record.generation), model.to_json());
   record.positions = model.states;
   record.log_loss = model.log_loss;

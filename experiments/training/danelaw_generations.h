@@ -4,7 +4,8 @@
 //   1. plays the champion against itself (both sides search with the same agent, scoring with
 //      the champion's value model) and adds the games to everything played so far;
 //   2. fits a candidate model on all the positions so far (the logistic model of
-//      danelaw_linear_fit.h; its held-out log loss is reported);
+//      danelaw_linear_fit.h, or with --hidden the network of danelaw_network_fit.h; its held-out
+//      log loss is reported);
 //   3. gates it: the agent with the candidate against the agent with the champion, pairs of games
 //      on shared dice fed in order to an SPRT (experiments/sprt.h) until it decides or the budget
 //      is spent.  The candidate becomes the champion only when the test accepts H1 (it is elo1
@@ -47,6 +48,7 @@ struct GenerationOptions {
   int curve_pairs = 100;  // pairs a generation plays against the reference
   bool mixed_rules = false;
   double l2 = 1e-3;
+  int hidden = 0;  // the candidates' hidden units (danelaw_network_fit.h); 0: the linear model
   std::uint64_t seed = 1;
   int threads = 0;      // 0 = every core
   std::string dir;      // the run's directory (created; the checkpoint and the report)

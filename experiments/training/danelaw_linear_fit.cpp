@@ -136,13 +136,17 @@ std::vector<CalibrationBin> calibration(const ValueModel& model, const std::vect
 LinearValueFitter::LinearValueFitter(double l2, const ValueModel& start)
     : l2_(l2), model_(std::make_shared<const ValueModel>(start)) {}
 
-void LinearValueFitter::fit(const TrainingData& data) {
-  for (std::size_t i = samples_.size(); i < data.positions.size(); ++i) {
+void append_samples(const TrainingData& data, std::vector<Sample>& samples) {
+  for (std::size_t i = samples.size(); i < data.positions.size(); ++i) {
     const TrainingPosition& p = data.positions[i];
-    samples_.push_back(
+    samples.push_back(
         {extract_features(data.variants[static_cast<std::size_t>(p.variant)], p.state), p.danes_won,
          p.held_out});
   }
+}
+
+void LinearValueFitter::fit(const TrainingData& data) {
+  append_samples(data, samples_);
   ValueModel fitted;
   fitted.weights = fit_logistic(samples_, l2_);
   model_ = std::make_shared<const ValueModel>(std::move(fitted));

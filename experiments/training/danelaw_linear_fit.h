@@ -31,14 +31,17 @@ double held_out_log_loss(const ValueModel& model, const std::vector<Sample>& sam
 std::vector<CalibrationBin> calibration(const ValueModel& model, const std::vector<Sample>& samples,
                                         int bins = 10);
 
-class LinearValueFitter final : public ValueFitter {
+// The features of the data's positions from `samples.size()` on, appended (each extracted once).
+void append_samples(const TrainingData& data, std::vector<Sample>& samples);
+
+class LinearValueFitter final : public ValueModelFitter {
  public:
   // Starts from `start`'s weights (the evaluator before the first fit).
   explicit LinearValueFitter(double l2, const ValueModel& start = ValueModel::embedded());
   void fit(const TrainingData& data) override;
   std::shared_ptr<const PositionValue> value(const DanelawGame& game) const override;
   // The model of the last fit: its weights (the provenance is the trainer's to fill in).
-  const ValueModel& model() const { return *model_; }
+  const ValueModel& model() const override { return *model_; }
 
  private:
   double l2_;

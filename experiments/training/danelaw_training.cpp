@@ -5,6 +5,7 @@
 
 #include "agents/registry.h"
 #include "engine/core/errors.h"
+#include "experiments/training/danelaw_network_fit.h"
 #include "experiments/training/danelaw_self_play.h"
 
 namespace sling::danelaw {
@@ -47,9 +48,10 @@ TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& opti
 
 ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& options,
                              const std::function<void(const std::string&)>& progress) {
-  LinearValueFitter fitter(options.l2);
-  const TrainingSummary summary = train_value(game, options, fitter, progress);
-  ValueModel model = fitter.model();
+  const std::unique_ptr<ValueModelFitter> fitter =
+      make_model_fitter(options.l2, options.hidden, options.seed);
+  const TrainingSummary summary = train_value(game, options, *fitter, progress);
+  ValueModel model = fitter->model();
   model.command = options.command;
   model.seed = options.seed;
   model.games = summary.games;

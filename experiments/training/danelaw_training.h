@@ -35,6 +35,7 @@ struct TrainingOptions {
   bool mixed_rules = false;
   std::string command;  // recorded in the model
   double l2 = 1e-3;     // penalty per position on every weight but the bias
+  int hidden = 0;       // hidden units of the fitted network (danelaw_network_fit.h); 0: linear
 };
 
 // How the last fit measures on the held-out positions.
@@ -50,7 +51,8 @@ TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& opti
                             ValueFitter& fitter,
                             const std::function<void(const std::string&)>& progress);
 
-// train_value with the linear fitter: the model, with the command and seed that produced it.
+// train_value with the fitter of `options.hidden` (the linear model, or a network): the model,
+// with the command and seed that produced it.
 ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& options,
                              const std::function<void(const std::string&)>& progress);
 

@@ -65,6 +65,13 @@ class ValueFitter {
   virtual std::shared_ptr<const PositionValue> value(const DanelawGame& game) const = 0;
 };
 
+// A fitter whose evaluator is a ValueModel (the linear model of danelaw_linear_fit.h, or the
+// network of danelaw_network_fit.h): what `sling train danelaw` writes to a model file.
+class ValueModelFitter : public ValueFitter {
+ public:
+  virtual const ValueModel& model() const = 0;
+};
+
 // The fitter's evaluator on the held-out positions: mean log loss of its P(Danes win), and
 // predicted against observed in `bins` bands of prediction.
 double held_out_log_loss(const ValueFitter& fitter, const TrainingData& data);

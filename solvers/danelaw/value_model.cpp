@@ -21,7 +21,8 @@ namespace sling::danelaw {
 namespace {
 
 constexpr std::string_view kFormat = "sling-danelaw-value";
-constexpr int kVersion = 1;
+constexpr int kLinearVersion = 1;
+constexpr int kNetworkVersion = 2;  // with hidden units
 
 // A movement roll of 2d6 averages 7: "within 7" is one typical half-turn, "within 14" two.
 constexpr int kOneTurn = 7;
@@ -124,6 +125,11 @@ Features extract_features(const DanelawGame& game, const State& s) {
 double ValueModel::probability(const Features& f) const {
   double z = 0;
   for (int i = 0; i < kFeatureCount; ++i) z += weights[i] * f[i];
+  for (std::size_t h = 0; h < hidden.size(); ++h) {
+    double a = 0;
+    for (int i = 0; i < kFeatureCount; ++i) a += hidden[h][i] * f[i];
+    z += output[h] * std::tanh(a);
+  }
   return 1.0 / (1.0 + std::exp(-std::clamp(z, -40.0, 40.0)));
 }
 
@@ -168,17 +174,63 @@ std::uint64_t seed_field(const rapidjson::Value& object, const char* key,
   return v.GetUint64();
 }
 
+double finite(const rapidjson::Value& v, const std::string& what, const std::string& origin) {
+  if (!v.IsNumber() || !std::isfinite(v.GetDouble()))
+    fail(origin, what + " is not a finite number");
+  return v.GetDouble();
+}
+
+// The hidden units of a version-2 file: `hidden`, one row of feature weights a unit, and
+// `output`, one weight a unit.
+void read_network(const rapidjson::Value& doc, const std::string& origin, ValueModel& model) {
+  const rapidjson::Value& hidden = member(doc, "hidden", origin);
+  const rapidjson::Value& output = member(doc, "output", origin);
+  if (!hidden.IsArray() || !output.IsArray() || hidden.Size() != output.Size() || hidden.Empty() ||
+      hidden.Size() > static_cast<unsigned>(kMaxHiddenUnits)) {
+    fail(origin, "expected 'hidden' and 'output' of the same length, 1 to " +
+                     std::to_string(kMaxHiddenUnits) + " units");
+  }
+  for (unsigned h = 0; h < hidden.Size(); ++h) {
+    const rapidjson::Value& row = hidden[h];
+    if (!row.IsArray() || row.Size() != static_cast<unsigned>(kFeatureCount)) {
+      fail(origin, "hidden unit " + std::to_string(h) + " does not have " +
+                       std::to_string(kFeatureCount) + " weights");
+    }
+    Features weights{};
+    for (int i = 0; i < kFeatureCount; ++i) {
+      weights[i] =
+          finite(row[static_cast<unsigned>(i)],
+                 "hidden unit " + std::to_string(h) + " weight " + std::to_string(i), origin);
+    }
+    model.hidden.push_back(weights);
+    model.output.push_back(finite(output[h], "output weight " + std::to_string(h), origin));
+  }
+}
+
 }  // namespace
 
 std::string ValueModel::to_json() const {
   auto number = [](double x) { return JsonNumber::significant(x, 10); };
   JsonWriter json;
-  json.begin_object().key("format").string(kFormat).key("version").integer(kVersion);
+  json.begin_object().key("format").string(kFormat);
+  json.key("version").integer(hidden.empty() ? kLinearVersion : kNetworkVersion);
   json.key("features").begin_array(JsonLayout::one_line);
   for (int i = 0; i < kFeatureCount; ++i) json.string(feature_names()[i]);
   json.end_array().key("weights").begin_array(JsonLayout::one_line);
   for (int i = 0; i < kFeatureCount; ++i) json.number(number(weights[i]));
-  json.end_array().key("training").begin_object(JsonLayout::one_line);
+  json.end_array();
+  if (!hidden.empty()) {
+    json.key("hidden").begin_array(JsonLayout::element_lines);
+    for (const Features& row : hidden) {
+      json.begin_array(JsonLayout::one_line);
+      for (int i = 0; i < kFeatureCount; ++i) json.number(number(row[i]));
+      json.end_array();
+    }
+    json.end_array().key("output").begin_array(JsonLayout::one_line);
+    for (double v : output) json.number(number(v));
+    json.end_array();
+  }
+  json.key("training").begin_object(JsonLayout::one_line);
   json.key("command").string(command).key("seed").integer(seed).key("games").integer(games);
   json.key("iterations").integer(iterations).key("states").integer(states);
   json.key("log_loss").number(number(log_loss)).end_object();
@@ -208,9 +260,11 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
   if (!format.IsString() || std::string_view(format.GetString()) != kFormat) {
     fail(origin, "not a danelaw value model (format is not \"" + std::string(kFormat) + "\")");
   }
-  if (integer(doc, "version", origin) != kVersion) {
-    fail(origin, "version " + std::to_string(integer(doc, "version", origin)) +
-                     " is not the supported version " + std::to_string(kVersion));
+  const std::int64_t version = integer(doc, "version", origin);
+  if (version != kLinearVersion && version != kNetworkVersion) {
+    fail(origin, "version " + std::to_string(version) + " is not a supported version (" +
+                     std::to_string(kLinearVersion) + " or " + std::to_string(kNetworkVersion) +
+                     ")");
   }
   const rapidjson::Value& features = member(doc, "features", origin);
   const rapidjson::Value& weights = member(doc, "weights", origin);
@@ -232,6 +286,7 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
     }
     model.weights.push_back(w.GetDouble());
   }
+  if (version == kNetworkVersion) read_network(doc, origin, model);
   const rapidjson::Value& training = member(doc, "training", origin);
   if (!training.IsObject()) fail(origin, "'training' is not an object");
   const rapidjson::Value& command = member(training, "command", origin);

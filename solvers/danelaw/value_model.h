@@ -61,8 +61,16 @@ struct CalibrationBin {
   int count = 0;
 };
 
+// P(the Danes win) = sigmoid(weights . f + output . tanh(hidden f)): a logistic model of the
+// features, plus, in a network, a layer of tanh units over the same features (each row of
+// `hidden` one unit's weights, `output` their weights in the sum).  Without hidden units it is
+// the linear model, and its file is the linear model's format version 1; with them, version 2.
+inline constexpr int kMaxHiddenUnits = 256;
+
 struct ValueModel {
-  std::vector<double> weights;  // one per feature
+  std::vector<double> weights;   // one per feature
+  std::vector<Features> hidden;  // one row of feature weights per hidden unit (none: linear)
+  std::vector<double> output;    // one per hidden unit
   // Provenance: the command and seed that produced it, and how.
   std::string command;
   std::uint64_t seed = 0;
