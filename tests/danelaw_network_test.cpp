@@ -97,7 +97,7 @@ TEST(DanelawNetwork, TheFitLearnsAnInteractionTheLinearModelCannot) {
   std::vector<Sample> samples;
   Rng rng(7, 0);
   for (int i = 0; i < 4000; ++i) {
-    Sample s;
+    Sample s{};  // every feature zero but the ones set
     s.features[feature::kBias] = 1;
     const bool a = rng.uniform01() < 0.5, b = rng.uniform01() < 0.5;
     s.features[feature::kTownsHeld] = a;

@@ -14,7 +14,7 @@ namespace sling::danelaw {
 
 // One labelled position, as the linear model reads it.
 struct Sample {
-  Features features;
+  Features features{};
   bool danes_won = false;
   bool held_out = false;
 };
