@@ -134,7 +134,7 @@ std::vector<CalibrationBin> calibration(const ValueModel& model, const std::vect
 }
 
 LinearValueFitter::LinearValueFitter(double l2, const ValueModel& start)
-    : l2_(l2), model_(std::make_shared<const ValueModel>(start)) {}
+    : ValueModelFitter(start), l2_(l2) {}
 
 void append_samples(const TrainingData& data, std::vector<Sample>& samples) {
   for (std::size_t i = samples.size(); i < data.positions.size(); ++i) {
@@ -149,11 +149,7 @@ void LinearValueFitter::fit(const TrainingData& data) {
   append_samples(data, samples_);
   ValueModel fitted;
   fitted.weights = fit_logistic(samples_, l2_);
-  model_ = std::make_shared<const ValueModel>(std::move(fitted));
-}
-
-std::shared_ptr<const PositionValue> LinearValueFitter::value(const DanelawGame& game) const {
-  return std::make_shared<const ModelValue>(game, model_);
+  set_model(std::move(fitted));
 }
 
 }  // namespace sling::danelaw

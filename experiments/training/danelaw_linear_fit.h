@@ -39,13 +39,9 @@ class LinearValueFitter final : public ValueModelFitter {
   // Starts from `start`'s weights (the evaluator before the first fit).
   explicit LinearValueFitter(double l2, const ValueModel& start = ValueModel::embedded());
   void fit(const TrainingData& data) override;
-  std::shared_ptr<const PositionValue> value(const DanelawGame& game) const override;
-  // The model of the last fit: its weights (the provenance is the trainer's to fill in).
-  const ValueModel& model() const override { return *model_; }
 
  private:
   double l2_;
-  std::shared_ptr<const ValueModel> model_;
   std::vector<Sample> samples_;  // the features of the data's positions, extracted once each
 };
 

@@ -99,16 +99,11 @@ ValueModel fit_network(const std::vector<Sample>& samples, const std::vector<dou
 }
 
 NetworkValueFitter::NetworkValueFitter(const NetworkFitOptions& options, const ValueModel& start)
-    : options_(options), model_(std::make_shared<const ValueModel>(start)) {}
+    : ValueModelFitter(start), options_(options) {}
 
 void NetworkValueFitter::fit(const TrainingData& data) {
   append_samples(data, samples_);
-  model_ = std::make_shared<const ValueModel>(
-      fit_network(samples_, fit_logistic(samples_, options_.l2), options_));
-}
-
-std::shared_ptr<const PositionValue> NetworkValueFitter::value(const DanelawGame& game) const {
-  return std::make_shared<const ModelValue>(game, model_);
+  set_model(fit_network(samples_, fit_logistic(samples_, options_.l2), options_));
 }
 
 std::unique_ptr<ValueModelFitter> make_model_fitter(double l2, int hidden, std::uint64_t seed) {

@@ -34,12 +34,9 @@ class NetworkValueFitter final : public ValueModelFitter {
   explicit NetworkValueFitter(const NetworkFitOptions& options,
                               const ValueModel& start = ValueModel::embedded());
   void fit(const TrainingData& data) override;
-  std::shared_ptr<const PositionValue> value(const DanelawGame& game) const override;
-  const ValueModel& model() const override { return *model_; }
 
  private:
   NetworkFitOptions options_;
-  std::shared_ptr<const ValueModel> model_;
   std::vector<Sample> samples_;  // the features of the data's positions, extracted once each
 };
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
@@ -67,9 +68,24 @@ class ValueFitter {
 
 // A fitter whose evaluator is a ValueModel (the linear model of danelaw_linear_fit.h, or the
 // network of danelaw_network_fit.h): what `sling train danelaw` writes to a model file.
+// It holds the model of the last fit (before any, the one to start from) and scores with it.
 class ValueModelFitter : public ValueFitter {
  public:
-  virtual const ValueModel& model() const = 0;
+  std::shared_ptr<const PositionValue> value(const DanelawGame& game) const final {
+    return std::make_shared<const ModelValue>(game, model_);
+  }
+  // The model of the last fit: its weights (the provenance is the trainer's to fill in).
+  const ValueModel& model() const { return *model_; }
+
+ protected:
+  explicit ValueModelFitter(const ValueModel& start)
+      : model_(std::make_shared<const ValueModel>(start)) {}
+  void set_model(ValueModel model) {
+    model_ = std::make_shared<const ValueModel>(std::move(model));
+  }
+
+ private:
+  std::shared_ptr<const ValueModel> model_;
 };
 
 // The fitter's evaluator on the held-out positions: mean log loss of its P(Danes win), and
