@@ -59,6 +59,17 @@ danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& p
                                  help("endgame_battle",
                                       "playouts per legal action at battle decisions in the "
                                       "endgame (at least `battle`)")));
+  c.endgame_mcts = static_cast<int>(
+      r.integer(prefix + "endgame_mcts", fallback.endgame_mcts, 0, 10'000'000,
+                help("endgame_mcts",
+                     "simulations of a tree search (expectimax backups, heuristic rollouts) "
+                     "for movement and battles in the endgame, instead of plans and "
+                     "per-action playouts (0: never)")));
+  c.endgame_mcts_work = r.integer(
+      prefix + "endgame_mcts_work", fallback.endgame_mcts_work, 1, 1'000'000'000'000,
+      help("endgame_mcts_work",
+           "the tree search is used only where simulations x playout plies x map hexes is at "
+           "most this (else the plans decide)"));
   return c;
 }
 
@@ -105,6 +116,14 @@ void write_planner_config(std::vector<std::string>& items, const std::string& pr
   // endgame would inherit it.
   if (shared || c.endgame != 0 || c.endgame_battle != danelaw::PlannerConfig{}.endgame_battle) {
     item("endgame_battle", c.endgame_battle, b.endgame_battle);
+  }
+  if (c.endgame_mcts != 0 || shared) item("endgame_mcts", c.endgame_mcts, b.endgame_mcts);
+  // Written where it differs from what would be read without it (a whole number: `item`'s
+  // stream would write a budget of millions in exponent form).
+  const std::int64_t work_base =
+      shared ? b.endgame_mcts_work : danelaw::PlannerConfig{}.endgame_mcts_work;
+  if (c.endgame_mcts_work != work_base) {
+    items.push_back(prefix + "endgame_mcts_work=" + std::to_string(c.endgame_mcts_work));
   }
 }
 
@@ -221,11 +240,17 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       // loss against exact play on the referee's scenarios and is level in England.  The
       // English's endgame is their last half alone: over more halves it trusts the heuristic's
       // Danes, whom the exact Danes punish.  At `normal`'s budget more plans beat the reply.
+      // On small maps the endgame's movement and battles are a tree search (`endgame_mcts`),
+      // which decides the battles the plans' playouts leave to the heuristic and cut the Danes'
+      // loss against exact play further (docs/results/danelaw-referee); in England it does not
+      // fit a move's time and the plans decide, as before.
       {"strong",
-       "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64",
+       "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
+       "endgame_mcts=16000",
        "movement plans scored by the learned value model after the opponent's likely reply (a "
        "larger budget), on both sides; battles by the rule of thumb, but in the last two turns "
-       "playouts to the game's end decide placing, movement and battles"},
+       "playouts to the game's end decide placing, movement and battles (on small maps a tree "
+       "search decides movement and battles there)"},
       // `strong` as main had it at commit 0a8476c (its settings and the embedded model of then,
       // still the embedded one), kept under a fixed name so that later presets are measured
       // against the same opponent.  A change of the embedded model must give this preset a copy

@@ -92,10 +92,14 @@ PlannerChoice Planner::choose(const State& s) {
   plan_states_.clear();
   plan_actions_.clear();
   plan_next_ = 0;
-  if (in_movement(s)) return plan_movement(s);
   const Side side = static_cast<Side>(game_.current_player(s));
   const PlannerConfig& config = config_[side];
   const bool endgame = in_endgame(s, side);
+  if (endgame && config.endgame_mcts > 0 && s.phase != Phase::kPlace &&
+      s.phase != Phase::kReinforce && tree_affordable(s, side)) {
+    return tree_choice(s, side);
+  }
+  if (in_movement(s)) return plan_movement(s);
   // Placing and reinforcing follow the heuristic except in the endgame, where the playouts see
   // the result they lead to.
   if ((s.phase == Phase::kPlace || s.phase == Phase::kReinforce) && !endgame) {
@@ -111,6 +115,53 @@ PlannerChoice Planner::heuristic_choice(const State& s) {
   PlannerChoice choice;
   Rng rng = rng_.derive(decisions_);
   choice.action = game_.heuristic_action(s, rng);
+  return choice;
+}
+
+bool Planner::tree_affordable(const State& s, Side side) const {
+  constexpr int kProbes = 4;
+  const Rng base = rng_.derive(decisions_).derive(0x70726f6265);
+  std::int64_t plies = 0;
+  for (int k = 0; k < kProbes; ++k) {
+    Rng rng = base.derive(static_cast<std::uint64_t>(k));
+    State t = s;
+    while (!game_.is_terminal(t)) {
+      if (game_.current_player(t) == kChancePlayer) {
+        game_.apply_chance_unchecked(t, sample_chance(game_, t, rng));
+      } else {
+        game_.apply_unchecked(t, game_.heuristic_action(t, rng));
+      }
+      ++plies;
+    }
+  }
+  const PlannerConfig& config = config_[side];
+  const double work = static_cast<double>(plies) / kProbes *
+                      static_cast<double>(game_.map().hexes().size()) * config.endgame_mcts;
+  return work <= static_cast<double>(config.endgame_mcts_work);
+}
+
+PlannerChoice Planner::tree_choice(const State& s, Side side) {
+  auto& tree = trees_[side];
+  if (!tree) {
+    search::MctsConfig config;
+    config.iterations = config_[side].endgame_mcts;
+    config.rollout = search::RolloutPolicy::kHeuristic;
+    config.backup = search::Backup::kExpectimax;
+    config.reuse = false;  // a fresh tree each decision: the result depends on the seed alone
+    tree = std::make_unique<search::Mcts<DanelawGame>>(game_, config);
+  }
+  tree->new_game(rng_.derive(decisions_).next());
+  const search::SearchResult result = tree->search(s);
+  PlannerChoice choice;
+  choice.action = result.best;
+  if (result.actions.size() > 1) {
+    choice.evaluated = true;
+    choice.value = result.actions.front().value;
+    choice.playouts = result.nodes;
+    for (const auto& a : result.actions) {
+      choice.options.push_back({a.action, a.value, static_cast<int>(a.visits)});
+    }
+  }
   return choice;
 }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "engine/danelaw/danelaw.h"
+#include "search/mcts.h"
 
 namespace sling::danelaw {
 
@@ -50,6 +51,20 @@ struct PlannerConfig {
   // horizons worst; and a battle the heuristic declines may be the last chance to take a town.
   int endgame = 0;
   int endgame_battle = 16;
+  // In the endgame, movement and battle decisions by a closed-loop tree search of this many
+  // simulations instead (search/mcts.h: chance nodes explicit, heuristic rollouts to the game's
+  // end, expectimax backups); 0: by plans and per-action playouts as above.  Placing stays with
+  // the playouts, which compare the few landing choices better than a tree whose root they are.
+  // The playouts that score a plan fight its battles by the heuristic, a bias that more plans
+  // only exploit (docs/results/danelaw-referee); the tree decides those battles itself.
+  int endgame_mcts = 0;
+  // The tree is used only where its simulations are expected to cost at most this much work,
+  // counted as `endgame_mcts` x the mean plies of a few heuristic playouts to the end x the map's
+  // hexes (a ply's cost grows with the map: England has 605 hexes, the referee's maps 12 and 15);
+  // elsewhere the plans decide.  The default is about half a second on this project's 2-core
+  // machine: 16,000 simulations fit on the referee's maps, not in England's last turns (4.6 s a
+  // move two halves from the end, bench/danelaw_bench.cpp).
+  std::int64_t endgame_mcts_work = 20'000'000;
 };
 
 struct PlannerChoice {
@@ -88,6 +103,10 @@ class Planner {
   PlannerChoice plan_movement(const State& s);
   PlannerChoice compare_actions(const State& s, int samples);
   PlannerChoice heuristic_choice(const State& s);
+  // Whether the endgame's tree search fits its work budget at `s` (deterministic: the probe's dice
+  // come from the decision's seed).
+  bool tree_affordable(const State& s, Side side) const;
+  PlannerChoice tree_choice(const State& s, Side side);
   // Plays from `s` to the end of the current half-turn and then `side`'s configured reply halves
   // (heuristic decisions, `rng` dice) and returns the value for `side` by the leaf evaluator.
   double finish_half_turn(State s, Side side, Rng rng) const;
@@ -107,6 +126,8 @@ class Planner {
   std::vector<State> plan_states_;
   std::vector<Action> plan_actions_;
   std::size_t plan_next_ = 0;
+  // The endgame's tree search for each side, made when first used (its arena is kept).
+  std::array<std::unique_ptr<search::Mcts<DanelawGame>>, 2> trees_;
 };
 
 }  // namespace sling::danelaw

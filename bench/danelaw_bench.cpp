@@ -211,8 +211,9 @@ BENCHMARK(BM_DanelawEnglishPlanSearch)
 
 // A whole half-turn played by `strong`'s planner with the endgame (playouts to the end of the
 // game, battles and placing by 64 playouts an action), from the heuristic game's half-turn start
-// `range(0)` halves before the end; the time is per half, `max_decision_ms` the slowest decision
-// (a move may take a second on 2 cores).
+// `range(0)` halves before the end; with `range(1)` > 0, movement and battles by a tree search of
+// that many simulations (`endgame_mcts`).  The time is per half, `max_decision_ms` the slowest
+// decision (a move may take a second on 2 cores).
 void BM_DanelawEndgameHalf(benchmark::State& state) {
   const DanelawGame& game = default_game();
   const auto& positions = half_turn_positions();
@@ -220,6 +221,7 @@ void BM_DanelawEndgameHalf(benchmark::State& state) {
   PlannerConfig config{64, 4, 0, 0.3};
   config.endgame = 4;
   config.endgame_battle = 64;
+  config.endgame_mcts = static_cast<int>(state.range(1));
   Planner planner(game, config);
   double slowest = 0;
   std::int64_t decisions = 0;
@@ -246,7 +248,9 @@ void BM_DanelawEndgameHalf(benchmark::State& state) {
   state.counters["decisions"] =
       benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kAvgIterations);
 }
-BENCHMARK(BM_DanelawEndgameHalf)->Arg(4)->Arg(3)->Arg(2)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DanelawEndgameHalf)
+    ->ArgsProduct({{4, 3, 2, 1}, {0, 16000}})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace sling::danelaw

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -95,6 +96,96 @@ TEST(DanelawEndgame, PlacingIsSearchedOnlyInTheEndgame) {
   EXPECT_EQ(far_from_the_end.choose(england.initial_state()).playouts, 0);
 }
 
+// First movement decision of the Danes in a heuristic game on `seed` (holt-3v: one turn, so every
+// decision is in an endgame of two halves).
+State first_danish_movement(const DanelawGame& game, std::uint64_t seed) {
+  Rng dice(seed, 0);
+  State s = game.initial_state();
+  while (!game.is_terminal(s) && !(s.phase == Phase::kMove && s.side == kDanes)) {
+    if (game.current_player(s) == kChancePlayer) {
+      game.apply_chance(s, sample_chance(game, s, dice));
+    } else {
+      game.apply_action(s, game.heuristic_action(s, dice));
+    }
+  }
+  return s;
+}
+
+// With endgame_mcts=N the endgame's movement is decided by a tree search of N simulations over
+// single moves (no stored plan: the next move is searched again), the same on the same seed;
+// placing is still compared by playouts, and far from the end the plans decide as before.
+TEST(DanelawEndgame, TreeSearchDecidesEndgameMovesAndPlacingStaysWithPlayouts) {
+  const DanelawGame scenario = one_turn_scenario();
+  PlannerConfig config{8, 2, 0, 0.3};
+  config.endgame = 2;
+  config.endgame_mcts = 300;
+  Planner planner(scenario, config), again(scenario, config);
+  planner.new_game(5);
+  again.new_game(5);
+  const State start = scenario.initial_state();
+  const PlannerChoice placed = planner.choose(start);
+  EXPECT_EQ(placed.playouts, static_cast<std::int64_t>(placed.options.size()) * 16);
+  again.choose(start);
+
+  const State move = first_danish_movement(scenario, 5);
+  ASSERT_FALSE(scenario.is_terminal(move));
+  const PlannerChoice searched = planner.choose(move);
+  ASSERT_TRUE(searched.evaluated);
+  EXPECT_EQ(searched.playouts, 300);
+  ActionList<DanelawGame> legal;
+  scenario.legal_actions(move, legal);
+  for (const auto& o : searched.options) {
+    EXPECT_NE(std::find(legal.begin(), legal.end(), o.action), legal.end());
+    EXPECT_GE(o.value, -1.0);
+    EXPECT_LE(o.value, 1.0);
+  }
+  EXPECT_EQ(searched.action, searched.options.front().action);
+  EXPECT_EQ(again.choose(move).action, searched.action);
+  State next = move;
+  scenario.apply_action(next, searched.action);
+  if (!scenario.is_terminal(next) && scenario.current_player(next) == kDanes &&
+      next.phase == Phase::kMove) {
+    EXPECT_EQ(planner.choose(next).playouts, 300);  // searched again, not a stored plan
+  }
+
+  const DanelawGame england;
+  bool planned_a_move = false;
+  for (std::uint64_t seed = 1; seed < 20 && !planned_a_move; ++seed) {
+    Planner far_from_the_end(england, config);
+    far_from_the_end.new_game(seed);
+    const State english_move = first_english_movement(england, seed);
+    const PlannerChoice planned = far_from_the_end.choose(english_move);
+    ASSERT_TRUE(planned.evaluated);
+    State planned_next = english_move;
+    england.apply_action(planned_next, planned.action);
+    if (planned_next.phase != Phase::kMoveDestination) continue;    // the plan ends movement
+    EXPECT_FALSE(far_from_the_end.choose(planned_next).evaluated);  // the rest of a stored plan
+    planned_a_move = true;
+  }
+  EXPECT_TRUE(planned_a_move);
+}
+
+// The tree is used only where its simulations fit the work budget: with a budget smaller than one
+// ply a simulation, the plans decide the same endgame move.
+TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
+  const DanelawGame scenario = one_turn_scenario();
+  const State move = first_danish_movement(scenario, 5);
+  ASSERT_FALSE(scenario.is_terminal(move));
+  PlannerConfig config{8, 2, 0, 0.3};
+  config.endgame = 2;
+  config.endgame_mcts = 300;
+  Planner affordable(scenario, config);
+  affordable.new_game(5);
+  EXPECT_EQ(affordable.choose(move).playouts, 300);
+  config.endgame_mcts_work = 300 * 15;  // a playout to the end is more than one ply of 15 hexes
+  Planner too_dear(scenario, config);
+  too_dear.new_game(5);
+  const PlannerChoice planned = too_dear.choose(move);
+  ASSERT_TRUE(planned.evaluated);
+  EXPECT_NE(planned.playouts, 300);
+  EXPECT_LE(planned.playouts, config.plans * config.samples);
+}
+
 TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
   const DanelawGame game;
   const std::string spec =
@@ -109,6 +200,22 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
             "planner:plans=8,samples=4,battle=8,noise=0.3,margin=0");
   EXPECT_THROW(make_agent(game, "planner:endgame=9"), OptionError);
   EXPECT_THROW(make_agent(game, "planner:endgame_battle=0"), OptionError);
+
+  const std::string tree =
+      make_agent(game, "planner:plans=8,endgame=4,endgame_mcts=1000,english_endgame_mcts=0")
+          ->spec();
+  EXPECT_EQ(tree,
+            "planner:plans=8,samples=4,battle=8,noise=0.3,margin=0,endgame=4,endgame_battle=16,"
+            "endgame_mcts=1000,english_endgame_mcts=0");
+  EXPECT_EQ(make_agent(game, tree)->spec(), tree);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts=-1"), OptionError);
+  const std::string budget =
+      make_agent(game, "planner:plans=8,endgame_mcts=10,english_endgame_mcts_work=12000000")
+          ->spec();
+  EXPECT_NE(budget.find(",endgame_mcts=10,english_endgame_mcts_work=12000000"), std::string::npos)
+      << budget;
+  EXPECT_EQ(make_agent(game, budget)->spec(), budget);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts_work=0"), OptionError);
 }
 
 TEST(DanelawEndgame, RefereeCommandMeasuresAgentsAndRefusesInOneLine) {
