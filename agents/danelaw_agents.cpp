@@ -65,6 +65,10 @@ danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& p
                      "simulations of a tree search (expectimax backups, heuristic rollouts) "
                      "for movement and battles in the endgame, instead of plans and "
                      "per-action playouts (0: never)")));
+  c.endgame_mcts_halves = static_cast<int>(r.integer(
+      prefix + "endgame_mcts_halves", fallback.endgame_mcts_halves, 0, 8,
+      help("endgame_mcts_halves",
+           "halves before the game's end within which the tree search decides (0: `endgame`'s)")));
   c.endgame_mcts_work = r.integer(
       prefix + "endgame_mcts_work", fallback.endgame_mcts_work, 1, 1'000'000'000'000,
       help("endgame_mcts_work",
@@ -118,6 +122,9 @@ void write_planner_config(std::vector<std::string>& items, const std::string& pr
     item("endgame_battle", c.endgame_battle, b.endgame_battle);
   }
   if (c.endgame_mcts != 0 || shared) item("endgame_mcts", c.endgame_mcts, b.endgame_mcts);
+  if (c.endgame_mcts_halves != 0 || shared) {
+    item("endgame_mcts_halves", c.endgame_mcts_halves, b.endgame_mcts_halves);
+  }
   // Written where it differs from what would be read without it (a whole number: `item`'s
   // stream would write a budget of millions in exponent form).
   const std::int64_t work_base =
@@ -243,10 +250,12 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       // On small maps the endgame's movement and battles are a tree search (`endgame_mcts`),
       // which decides the battles the plans' playouts leave to the heuristic and cut the Danes'
       // loss against exact play further (docs/results/danelaw-referee); in England it does not
-      // fit a move's time and the plans decide, as before.
+      // fit a move's time and the plans decide, as before.  The English's tree covers their last
+      // two halves (`english_endgame_mcts_halves=4`) and searches the Danes' half between them,
+      // where plans over it would trust the heuristic's Danes.
       {"strong",
        "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
-       "endgame_mcts=16000",
+       "endgame_mcts=16000,english_endgame_mcts_halves=4",
        "movement plans scored by the learned value model after the opponent's likely reply (a "
        "larger budget), on both sides; battles by the rule of thumb, but in the last two turns "
        "playouts to the game's end decide placing, movement and battles (on small maps a tree "

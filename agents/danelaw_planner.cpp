@@ -95,10 +95,7 @@ PlannerChoice Planner::choose(const State& s) {
   const Side side = static_cast<Side>(game_.current_player(s));
   const PlannerConfig& config = config_[side];
   const bool endgame = in_endgame(s, side);
-  if (endgame && config.endgame_mcts > 0 && s.phase != Phase::kPlace &&
-      s.phase != Phase::kReinforce && tree_affordable(s, side)) {
-    return tree_choice(s, side);
-  }
+  if (tree_decides(s, side)) return tree_choice(s, side);
   if (in_movement(s)) return plan_movement(s);
   // Placing and reinforcing follow the heuristic except in the endgame, where the playouts see
   // the result they lead to.
@@ -116,6 +113,15 @@ PlannerChoice Planner::heuristic_choice(const State& s) {
   Rng rng = rng_.derive(decisions_);
   choice.action = game_.heuristic_action(s, rng);
   return choice;
+}
+
+bool Planner::tree_decides(const State& s, Side side) const {
+  const PlannerConfig& config = config_[side];
+  if (config.endgame_mcts == 0 || s.phase == Phase::kPlace || s.phase == Phase::kReinforce) {
+    return false;
+  }
+  const int halves = config.endgame_mcts_halves > 0 ? config.endgame_mcts_halves : config.endgame;
+  return halves_to_end(s) <= halves && tree_affordable(s, side);
 }
 
 bool Planner::tree_affordable(const State& s, Side side) const {

@@ -65,6 +65,11 @@ struct PlannerConfig {
   // machine: 16,000 simulations fit on the referee's maps, not in England's last turns (4.6 s a
   // move two halves from the end, bench/danelaw_bench.cpp).
   std::int64_t endgame_mcts_work = 20'000'000;
+  // Halves before the game's end (the current one included) within which the tree decides; 0:
+  // the endgame's own (`endgame`).  The English's plans must not run over the Danes' half (their
+  // playouts trust the heuristic's Danes), but the tree searches the Danes' replies, so on small
+  // maps it can start earlier than their endgame.
+  int endgame_mcts_halves = 0;
 };
 
 struct PlannerChoice {
@@ -115,6 +120,9 @@ class Planner {
   bool in_endgame(const State& s, Side side) const {
     return halves_to_end(s) <= config_[side].endgame;
   }
+  // Whether the endgame's tree search decides at `s`: within its halves, neither placing nor a
+  // reinforcement, and within its work budget.
+  bool tree_decides(const State& s, Side side) const;
   Action sampled_move(const State& s, Rng& rng, double noise) const;
 
   const DanelawGame& game_;

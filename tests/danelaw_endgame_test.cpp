@@ -186,6 +186,29 @@ TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
   EXPECT_LE(planned.playouts, config.plans * config.samples);
 }
 
+// endgame_mcts_halves lets the tree start before the endgame: on the English's first half of a
+// two-turn game (three halves from the end) an endgame of their last half alone plans, unless the
+// tree's own window covers the half.
+TEST(DanelawEndgame, TheTreesWindowCanStartBeforeTheEndgame) {
+  const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  const State s = first_english_movement(game, 2);
+  ASSERT_FALSE(game.is_terminal(s));
+  PlannerConfig config{8, 2, 0, 0.3};
+  config.endgame = 1;
+  config.endgame_mcts = 300;
+  Planner within_endgame(game, config);
+  within_endgame.new_game(2);
+  EXPECT_NE(within_endgame.choose(s).playouts, 300);
+  config.endgame_mcts_halves = 4;
+  Planner earlier(game, config);
+  earlier.new_game(2);
+  EXPECT_EQ(earlier.choose(s).playouts, 300);
+  config.endgame_mcts_halves = 2;  // the English's first half is three halves from the end
+  Planner later(game, config);
+  later.new_game(2);
+  EXPECT_NE(later.choose(s).playouts, 300);
+}
+
 TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
   const DanelawGame game;
   const std::string spec =
@@ -209,6 +232,12 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
             "endgame_mcts=1000,english_endgame_mcts=0");
   EXPECT_EQ(make_agent(game, tree)->spec(), tree);
   EXPECT_THROW(make_agent(game, "planner:endgame_mcts=-1"), OptionError);
+  const std::string window =
+      make_agent(game, "planner:plans=8,endgame_mcts=10,english_endgame_mcts_halves=4")->spec();
+  EXPECT_NE(window.find(",endgame_mcts=10,english_endgame_mcts_halves=4"), std::string::npos)
+      << window;
+  EXPECT_EQ(make_agent(game, window)->spec(), window);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts_halves=9"), OptionError);
   const std::string budget =
       make_agent(game, "planner:plans=8,endgame_mcts=10,english_endgame_mcts_work=12000000")
           ->spec();
