@@ -23,11 +23,11 @@ DanelawGame one_turn_scenario() {
   return load_scenario(SLING_SOURCE_DIR, "holt-3v");
 }
 
-// The first English movement decision of a heuristic game on `seed`, or the terminal state.
-State first_english_movement(const DanelawGame& game, std::uint64_t seed) {
+// The first movement decision of `side` in a heuristic game on `seed`, or the terminal state.
+State first_movement(const DanelawGame& game, std::uint64_t seed, Side side = kEnglish) {
   Rng dice(seed, 0);
   State s = game.initial_state();
-  while (!game.is_terminal(s) && !(s.phase == Phase::kMove && s.side == kEnglish)) {
+  while (!game.is_terminal(s) && !(s.phase == Phase::kMove && s.side == side)) {
     if (game.current_player(s) == kChancePlayer) {
       game.apply_chance(s, sample_chance(game, s, dice));
     } else {
@@ -35,6 +35,14 @@ State first_english_movement(const DanelawGame& game, std::uint64_t seed) {
     }
   }
   return s;
+}
+
+// The decision at `s` of a fresh planner with `config`, its game seeded with `seed`.
+PlannerChoice fresh_choice(const DanelawGame& game, const PlannerConfig& config, const State& s,
+                           std::uint64_t seed) {
+  Planner planner(game, config);
+  planner.new_game(seed);
+  return planner.choose(s);
 }
 
 bool is_whole(double x) {
@@ -49,7 +57,7 @@ TEST(DanelawEndgame, PlayoutsInTheEndgameScoreTheResult) {
   const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
   int checked = 0;
   for (std::uint64_t seed = 1; seed < 40 && checked < 3; ++seed) {
-    const State s = first_english_movement(game, seed);
+    const State s = first_movement(game, seed);
     if (game.is_terminal(s)) continue;
     PlannerConfig model{8, 2, 0, 0.3};
     PlannerConfig endgame = model;
@@ -96,21 +104,6 @@ TEST(DanelawEndgame, PlacingIsSearchedOnlyInTheEndgame) {
   EXPECT_EQ(far_from_the_end.choose(england.initial_state()).playouts, 0);
 }
 
-// First movement decision of the Danes in a heuristic game on `seed` (holt-3v: one turn, so every
-// decision is in an endgame of two halves).
-State first_danish_movement(const DanelawGame& game, std::uint64_t seed) {
-  Rng dice(seed, 0);
-  State s = game.initial_state();
-  while (!game.is_terminal(s) && !(s.phase == Phase::kMove && s.side == kDanes)) {
-    if (game.current_player(s) == kChancePlayer) {
-      game.apply_chance(s, sample_chance(game, s, dice));
-    } else {
-      game.apply_action(s, game.heuristic_action(s, dice));
-    }
-  }
-  return s;
-}
-
 // With endgame_mcts=N the endgame's movement is decided by a tree search of N simulations over
 // single moves (no stored plan: the next move is searched again), the same on the same seed;
 // placing is still compared by playouts, and far from the end the plans decide as before.
@@ -127,7 +120,7 @@ TEST(DanelawEndgame, TreeSearchDecidesEndgameMovesAndPlacingStaysWithPlayouts) {
   EXPECT_EQ(placed.playouts, static_cast<std::int64_t>(placed.options.size()) * 16);
   again.choose(start);
 
-  const State move = first_danish_movement(scenario, 5);
+  const State move = first_movement(scenario, 5, kDanes);
   ASSERT_FALSE(scenario.is_terminal(move));
   const PlannerChoice searched = planner.choose(move);
   ASSERT_TRUE(searched.evaluated);
@@ -153,7 +146,7 @@ TEST(DanelawEndgame, TreeSearchDecidesEndgameMovesAndPlacingStaysWithPlayouts) {
   for (std::uint64_t seed = 1; seed < 20 && !planned_a_move; ++seed) {
     Planner far_from_the_end(england, config);
     far_from_the_end.new_game(seed);
-    const State english_move = first_english_movement(england, seed);
+    const State english_move = first_movement(england, seed);
     const PlannerChoice planned = far_from_the_end.choose(english_move);
     ASSERT_TRUE(planned.evaluated);
     State planned_next = english_move;
@@ -169,18 +162,14 @@ TEST(DanelawEndgame, TreeSearchDecidesEndgameMovesAndPlacingStaysWithPlayouts) {
 // ply a simulation, the plans decide the same endgame move.
 TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
   const DanelawGame scenario = one_turn_scenario();
-  const State move = first_danish_movement(scenario, 5);
+  const State move = first_movement(scenario, 5, kDanes);
   ASSERT_FALSE(scenario.is_terminal(move));
   PlannerConfig config{8, 2, 0, 0.3};
   config.endgame = 2;
   config.endgame_mcts = 300;
-  Planner affordable(scenario, config);
-  affordable.new_game(5);
-  EXPECT_EQ(affordable.choose(move).playouts, 300);
+  EXPECT_EQ(fresh_choice(scenario, config, move, 5).playouts, 300);
   config.endgame_mcts_work = 300 * 15;  // a playout to the end is more than one ply of 15 hexes
-  Planner too_dear(scenario, config);
-  too_dear.new_game(5);
-  const PlannerChoice planned = too_dear.choose(move);
+  const PlannerChoice planned = fresh_choice(scenario, config, move, 5);
   ASSERT_TRUE(planned.evaluated);
   EXPECT_NE(planned.playouts, 300);
   EXPECT_LE(planned.playouts, config.plans * config.samples);
@@ -191,22 +180,16 @@ TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
 // tree's own window covers the half.
 TEST(DanelawEndgame, TheTreesWindowCanStartBeforeTheEndgame) {
   const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
-  const State s = first_english_movement(game, 2);
+  const State s = first_movement(game, 2);
   ASSERT_FALSE(game.is_terminal(s));
   PlannerConfig config{8, 2, 0, 0.3};
   config.endgame = 1;
   config.endgame_mcts = 300;
-  Planner within_endgame(game, config);
-  within_endgame.new_game(2);
-  EXPECT_NE(within_endgame.choose(s).playouts, 300);
+  EXPECT_NE(fresh_choice(game, config, s, 2).playouts, 300);
   config.endgame_mcts_halves = 4;
-  Planner earlier(game, config);
-  earlier.new_game(2);
-  EXPECT_EQ(earlier.choose(s).playouts, 300);
+  EXPECT_EQ(fresh_choice(game, config, s, 2).playouts, 300);
   config.endgame_mcts_halves = 2;  // the English's first half is three halves from the end
-  Planner later(game, config);
-  later.new_game(2);
-  EXPECT_NE(later.choose(s).playouts, 300);
+  EXPECT_NE(fresh_choice(game, config, s, 2).playouts, 300);
 }
 
 TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
