@@ -154,6 +154,8 @@ PlannerChoice Planner::tree_choice(const State& s, Side side) {
     config.rollout = search::RolloutPolicy::kHeuristic;
     config.backup = search::Backup::kExpectimax;
     config.reuse = false;  // a fresh tree each decision: the result depends on the seed alone
+    config.transpositions = config_[side].endgame_mcts_transpositions;
+    config.c = config_[side].endgame_mcts_c;
     tree = std::make_unique<search::Mcts<DanelawGame>>(game_, config);
   }
   tree->new_game(rng_.derive(decisions_).next());

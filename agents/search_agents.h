@@ -159,6 +159,10 @@ search::MctsConfig read_mcts_options(OptionReader& r,
                "what a node passes up: the sampled payoff; at chance nodes the "
                "probability-weighted mean of the children's values; or that and, at decisions, "
                "the best child's value");
+  c.transpositions =
+      r.integer("transpositions", 0, 0, 1,
+                "share one node among the paths that reach the same state (1; a fresh graph "
+                "each move, so reuse does not apply) or not (0)") == 1;
   c.backup = backup == "expectimax"    ? search::Backup::kExpectimax
              : backup == "expectation" ? search::Backup::kExpectation
                                        : search::Backup::kSample;
@@ -186,6 +190,7 @@ std::string mcts_spec(const search::MctsConfig& c,
          (c.backup == search::Backup::kExpectimax    ? "expectimax"
           : c.backup == search::Backup::kExpectation ? "expectation"
                                                      : "sample") +
+         ",transpositions=" + (c.transpositions ? "1" : "0") +
          agent_detail::repetition_spec<G>(c.repetition_penalty) +
          agent_detail::candidates_spec<G>(c.candidates);
 }

@@ -11,7 +11,10 @@
 #include "agents/danelaw_planner.h"
 #include "engine/core/embedded.h"
 #include "engine/danelaw/danelaw.h"
+#include "search/mcts.h"
+#include "solvers/danelaw/exact_scenario.h"
 #include "solvers/danelaw/model_value.h"
+#include "tests/build_paths.h"
 
 namespace sling::danelaw {
 namespace {
@@ -250,6 +253,44 @@ void BM_DanelawEndgameHalf(benchmark::State& state) {
 }
 BENCHMARK(BM_DanelawEndgameHalf)
     ->ArgsProduct({{4, 3, 2, 1}, {0, 16000}})
+    ->Unit(benchmark::kMillisecond);
+
+// One decision of the endgame's tree on the referee's holt-2 (15 hexes): the Danes' first
+// movement of heuristic games, `range(0)` simulations, with the transposition table when
+// `range(1)` is 1 (`strong`'s `endgame_mcts_transpositions`).  `nodes` is the arena's size after
+// the search; with transpositions the simulations share the positions that move orders repeat.
+void BM_DanelawRefereeTree(benchmark::State& state) {
+  static const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  std::vector<State> starts;
+  for (std::uint64_t seed = 1; starts.size() < 8 && seed < 200; ++seed) {
+    Rng dice(seed, 0);
+    State s = game.initial_state();
+    while (!game.is_terminal(s) && !(s.phase == Phase::kMove && s.side == kDanes)) {
+      game.apply_unchecked(s, game.current_player(s) == kChancePlayer
+                                  ? sample_chance(game, s, dice)
+                                  : game.heuristic_action(s, dice));
+    }
+    if (!game.is_terminal(s)) starts.push_back(s);
+  }
+  search::MctsConfig config;
+  config.iterations = state.range(0);
+  config.rollout = search::RolloutPolicy::kHeuristic;
+  config.backup = search::Backup::kExpectimax;
+  config.reuse = false;
+  config.transpositions = state.range(1) == 1;
+  search::MctsTree<DanelawGame> tree(game, config);
+  std::size_t i = 0;
+  double nodes = 0;
+  for (auto _ : state) {
+    tree.reset(i);
+    tree.search(starts[i++ % starts.size()], config.iterations, search::Deadline(0));
+    nodes += static_cast<double>(tree.node_count());
+  }
+  state.counters["nodes"] = nodes / static_cast<double>(state.iterations());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_DanelawRefereeTree)
+    ->ArgsProduct({{16000, 64000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -17,6 +17,9 @@
 //      function given to the search (search/value.h), optionally mixed with a rollout.
 //   4. Backpropagation.  Each node on the path adds side 0's payoff; a node reads it with the sign
 //      of its player, so no alternation of players is assumed.
+// With transpositions on, the paths that reach the same state share one node (the first to reach
+// it; the others' edges point to it), so the tree becomes a graph: orders of moves that end in the
+// same position pool their simulations instead of splitting them.
 // Nodes live in an arena (a vector that only grows, indexed by 32-bit ids); after a move the kept
 // subtree is compacted into a second arena, so after warm-up a search allocates nothing.
 //
@@ -79,6 +82,17 @@ struct MctsConfig {
   Candidates candidates = Candidates::kBoth;
   // What a node passes up to its parent (the Backup values above).
   Backup backup = Backup::kSample;
+  // Share one node among the paths that reach the same state (a game with a static hash(State);
+  // states are compared in full, so a hash collision never merges two positions).  Meant for the
+  // expectimax backups, where a node's value is recomputed from its children on every pass.  A
+  // search with transpositions builds a fresh graph each time (no reuse).
+  bool transpositions = false;
+};
+
+// A game whose states hash to 64 bits (for the transposition table).
+template <class G>
+concept HasStateHash = requires(const typename G::State& s) {
+  { G::hash(s) } -> std::convertible_to<std::uint64_t>;
 };
 
 template <Game G, class Value = NoLeafValue>
@@ -89,7 +103,7 @@ class MctsTree {
   static_assert(G::kMaxActions <= 0xffff && G::kMaxChanceOutcomes <= 0xffff);
 
   struct Node {
-    std::uint32_t first_child = 0;
+    std::uint32_t first_child = 0;  // an alias's (expanded == kAlias) node it stands for
     std::uint16_t child_count = 0;  // 0 until expanded
     std::int8_t player = 0;         // to move at this node (a side, chance or terminal)
     std::uint8_t expanded = 0;
@@ -102,6 +116,9 @@ class MctsTree {
     double value_sum = 0;  // sum of side 0's payoffs
   };
   static_assert(sizeof(Node) == 32, "two nodes a cache line");
+  // An edge whose state another node already holds: its action and probability stay its own, its
+  // statistics are the other node's.
+  static constexpr std::uint8_t kAlias = 2;
 
   MctsTree(const G& game, const MctsConfig& config, const Value* value = nullptr)
       : game_(game), config_(config), value_(value) {}
@@ -114,7 +131,7 @@ class MctsTree {
 
   // Follows an applied action, keeping the matching subtree when there is one.
   void advance(const State& before, Action applied) {
-    if (!has_root_ || !(before == root_state_)) {
+    if (!has_root_ || !(before == root_state_) || transposing()) {
       has_root_ = false;
       return;
     }
@@ -154,12 +171,20 @@ class MctsTree {
 
   const Node& root() const { return nodes_[root_]; }
   const Node& node(std::uint32_t id) const { return nodes_[id]; }
+  // The node whose statistics the edge `id` reads (itself unless it is an alias).
+  const Node& resolved(std::uint32_t id) const { return nodes_[resolve(id)]; }
   std::size_t node_count() const { return nodes_.size(); }
   const State& root_state() const { return root_state_; }
 
  private:
+  bool transposing() const { return HasStateHash<G> && config_.transpositions; }
+
+  std::uint32_t resolve(std::uint32_t id) const {
+    return nodes_[id].expanded == kAlias ? nodes_[id].first_child : id;
+  }
+
   void prepare_root(const State& state) {
-    if (config_.reuse && has_root_ && state == root_state_) {
+    if (config_.reuse && has_root_ && state == root_state_ && !transposing()) {
       compact();
       return;
     }
@@ -173,6 +198,72 @@ class MctsTree {
     root_ = 0;
     root_state_ = state;
     has_root_ = true;
+    if (transposing()) {
+      clear_table();
+      transpose(0, state);
+    }
+  }
+
+  // The transposition table: open addressing over a power of two, at most half full; an entry
+  // names a node and the copy of its state that confirms a match.  Sized once for the budget
+  // (one new node a simulation), so a search allocates nothing after the first.
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::uint32_t node = 0;
+    std::uint32_t state = 0;  // index into table_states_ + 1 (0: empty)
+  };
+
+  void clear_table() {
+    if (table_.empty()) {
+      const std::int64_t entries = config_.iterations > 0
+                                       ? std::min(config_.iterations + 2, config_.max_nodes)
+                                       : config_.max_nodes / 4;
+      std::size_t size = 1024;
+      while (static_cast<std::int64_t>(size) < 2 * entries) size *= 2;
+      table_.resize(size);
+      table_states_.reserve(size / 2);
+    }
+    std::fill(table_.begin(), table_.end(), Entry{});
+    table_states_.clear();
+  }
+
+  // The node that the edge `id`, just followed to `state`, stands for, or kOnPath when that node
+  // is already on this simulation's path (a game whose play can return to a position).  On an
+  // edge's first arrival its state is looked up: held by another node (not on the path), the edge
+  // becomes an alias of it; otherwise the edge's own node is entered as the state's.
+  static constexpr std::uint32_t kOnPath = std::numeric_limits<std::uint32_t>::max();
+
+  bool on_path(std::uint32_t id) const {
+    return std::find(path_.begin(), path_.end(), id) != path_.end();
+  }
+
+  std::uint32_t transpose(std::uint32_t id, const State& state) {
+    if constexpr (HasStateHash<G>) {
+      Node& node = nodes_[id];
+      if (node.expanded == kAlias) return on_path(node.first_child) ? kOnPath : node.first_child;
+      if (node.visits > 0 || node.expanded) return id;
+      const std::uint64_t hash = static_cast<std::uint64_t>(G::hash(state));
+      const std::size_t mask = table_.size() - 1;
+      for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+        Entry& entry = table_[slot];
+        if (entry.state == 0) {
+          if (table_states_.size() < table_.size() / 2) {
+            table_states_.push_back(state);
+            entry = {hash, id, static_cast<std::uint32_t>(table_states_.size())};
+          }
+          return id;
+        }
+        if (entry.hash != hash || !(table_states_[entry.state - 1] == state)) continue;
+        // Held on the path: the edge keeps a node of its own, so that it is ever visited.
+        const std::uint32_t held = entry.node;
+        if (held == id || on_path(held)) return id;
+        node.expanded = kAlias;
+        node.first_child = held;
+        return held;
+      }
+    } else {
+      return id;
+    }
   }
 
   // Copies the subtree under the root to the spare arena, breadth first; children stay contiguous.
@@ -250,7 +341,7 @@ class MctsTree {
     double best_score = -1e300;
     for (std::uint32_t i = 0; i < considered; ++i) {
       const std::uint32_t id = node.first_child + i;
-      const Node& child = nodes_[id];
+      const Node& child = nodes_[resolve(id)];
       if (child.visits == 0) return id;
       const double inverse = 1.0 / child.visits;
       const double score =
@@ -337,6 +428,14 @@ class MctsTree {
       }
       id = parent.player == kChancePlayer ? select_chance(parent) : select_decision(parent);
       apply_fast(game_, state, nodes_[id].action);
+      if (transposing()) {
+        const std::uint32_t held = transpose(id, state);
+        if (held == kOnPath) {  // back to a position on this line: scored where it stands
+          value = evaluate_leaf(state);
+          break;
+        }
+        id = held;
+      }
       nodes_[id].player = game_.current_player(state);
       path_.push_back(id);
       if (repetition && (nodes_[id].player == 0 || nodes_[id].player == 1)) {
@@ -372,13 +471,13 @@ class MctsTree {
     const bool estimate = leaf_value_is_estimate() && !std::isnan(node.leaf_value);
     double weighted = 0, mass = 0, correction = 0;
     for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
-      const Node& child = nodes_[id];
+      const float probability = nodes_[id].probability;
+      const Node& child = nodes_[resolve(id)];
       if (child.visits == 0) continue;
       const double mean = child.value_sum / child.visits;
-      weighted += child.probability * mean;
-      mass += child.probability;
-      if (!std::isnan(child.leaf_value))
-        correction += child.probability * (mean - child.leaf_value);
+      weighted += probability * mean;
+      mass += probability;
+      if (!std::isnan(child.leaf_value)) correction += probability * (mean - child.leaf_value);
     }
     if (estimate) return node.leaf_value + correction;
     if (std::isnan(node.leaf_value)) return weighted / mass;
@@ -401,7 +500,7 @@ class MctsTree {
     double best = -2.0;
     bool all_visited = true;
     for (std::uint32_t id = node.first_child; id < node.first_child + node.child_count; ++id) {
-      const Node& child = nodes_[id];
+      const Node& child = nodes_[resolve(id)];
       if (child.visits > 0) {
         best = std::max(best, sign * child.value_sum / child.visits);
       } else {
@@ -419,6 +518,8 @@ class MctsTree {
   Rng rng_;
   std::vector<Node> nodes_;
   std::vector<Node> spare_;
+  std::vector<Entry> table_;
+  std::vector<State> table_states_;
   std::vector<std::uint32_t> path_;
   std::vector<std::uint64_t> line_;  // positions on the current simulation's line
   const SeenPositions* seen_ = nullptr;
@@ -509,12 +610,13 @@ class Mcts {
       root_sum += root.value_sum;
       root_visits += root.visits;
       for (std::uint32_t i = 0; i < root.child_count; ++i) {
-        const auto& child = tree.node(root.first_child + i);
+        const Action action = tree.node(root.first_child + i).action;
+        const auto& child = tree.resolved(root.first_child + i);
         if (child.visits == 0) continue;
         auto it = std::find_if(totals.begin(), totals.end(),
-                               [&](const Total& t) { return t.action == child.action; });
+                               [&](const Total& t) { return t.action == action; });
         if (it == totals.end()) {
-          totals.push_back({child.action, 0, 0.0});
+          totals.push_back({action, 0, 0.0});
           it = totals.end() - 1;
         }
         it->visits += child.visits;

@@ -12,6 +12,7 @@
 #include "agents/registry.h"
 #include "engine/core/errors.h"
 #include "engine/danelaw/danelaw.h"
+#include "search/mcts.h"
 #include "solvers/danelaw/exact_scenario.h"
 #include "tests/build_paths.h"
 #include "tests/run_sling.h"
@@ -158,6 +159,37 @@ TEST(DanelawEndgame, TreeSearchDecidesEndgameMovesAndPlacingStaysWithPlayouts) {
   EXPECT_TRUE(planned_a_move);
 }
 
+// Two armies moved in either order, or one army that reaches a hex by two paths, end in one
+// position: with transpositions the tree holds it once (edges to it are aliases), and the
+// planner's decision with them is still the same on the same seed.
+TEST(DanelawEndgame, MoveOrdersShareOneNodeWithTranspositions) {
+  const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  const State move = first_movement(game, 3, kDanes);
+  ASSERT_FALSE(game.is_terminal(move));
+  search::MctsConfig config;
+  config.iterations = 3000;
+  config.rollout = search::RolloutPolicy::kHeuristic;
+  config.backup = search::Backup::kExpectimax;
+  config.transpositions = true;
+  search::MctsTree<DanelawGame> tree(game, config);
+  tree.reset(3);
+  tree.search(move, config.iterations, search::Deadline(0));
+  std::size_t aliases = 0;
+  for (std::uint32_t id = 0; id < tree.node_count(); ++id) {
+    aliases += tree.node(id).expanded == search::MctsTree<DanelawGame>::kAlias;
+  }
+  EXPECT_GT(aliases, 10u);
+  EXPECT_EQ(tree.root().visits, 3000u);
+
+  PlannerConfig planner{8, 2, 0, 0.3};
+  planner.endgame = 4;
+  planner.endgame_mcts = 3000;
+  planner.endgame_mcts_transpositions = true;
+  const PlannerChoice once = fresh_choice(game, planner, move, 3);
+  EXPECT_EQ(once.playouts, 3000);
+  EXPECT_EQ(fresh_choice(game, planner, move, 3).action, once.action);
+}
+
 // The tree is used only where its simulations fit the work budget: with a budget smaller than one
 // ply a simulation, the plans decide the same endgame move.
 TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
@@ -228,6 +260,14 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
       << budget;
   EXPECT_EQ(make_agent(game, budget)->spec(), budget);
   EXPECT_THROW(make_agent(game, "planner:endgame_mcts_work=0"), OptionError);
+  const std::string shared =
+      make_agent(game, "planner:plans=8,endgame_mcts=10,danes_endgame_mcts_transpositions=1")
+          ->spec();
+  EXPECT_NE(shared.find(",endgame_mcts_transpositions=1,english_endgame_mcts_transpositions=0"),
+            std::string::npos)
+      << shared;
+  EXPECT_EQ(make_agent(game, shared)->spec(), shared);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts_transpositions=2"), OptionError);
 }
 
 TEST(DanelawEndgame, RefereeCommandMeasuresAgentsAndRefusesInOneLine) {

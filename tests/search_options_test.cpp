@@ -137,5 +137,16 @@ TEST(MctsBackup, TheAgentOptionIsInTheSpecAndChecked) {
   EXPECT_THROW(make_agent(game, "mcts:backup=average"), OptionError);
 }
 
+TEST(MctsTranspositions, TheAgentOptionIsWrittenAndParsesBack) {
+  const pig::PigGame game;
+  const std::string on =
+      make_agent(game, "mcts:iterations=50,backup=expectimax,transpositions=1")->spec();
+  EXPECT_NE(on.find(",transpositions=1"), std::string::npos) << on;
+  EXPECT_EQ(make_agent(game, on)->spec(), on);
+  EXPECT_NE(make_agent(game, "mcts:iterations=50")->spec().find(",transpositions=0"),
+            std::string::npos);
+  EXPECT_THROW(make_agent(game, "mcts:transpositions=2"), OptionError);
+}
+
 }  // namespace
 }  // namespace sling

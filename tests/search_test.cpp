@@ -98,6 +98,67 @@ TEST(Mcts, TreeReuseKeepsTheSubtreeOfTheActualMoves) {
   EXPECT_EQ(tree.root().visits, 100u);
 }
 
+// Pig transposes everywhere (a roll of 2 then 3 banks what a 5 does) and can return to a position
+// (both players roll a 1), so it checks both halves of the transposition table: paths to one state
+// share its node, and a line that comes back to a position on itself stops there.
+TEST(Mcts, TranspositionsShareOneNodeAStateAndKeepEverySimulation) {
+  const PigGame game;
+  MctsConfig config;
+  config.iterations = 20000;
+  config.backup = Backup::kExpectimax;
+  config.transpositions = true;
+  const PigState state = decision(10, 10, 0, 0);
+  auto grow = [&](bool transpositions) {
+    MctsConfig c = config;
+    c.transpositions = transpositions;
+    MctsTree<PigGame> tree(game, c);
+    tree.reset(3);
+    tree.search(state, c.iterations, Deadline(0));
+    std::size_t aliases = 0;
+    for (std::uint32_t id = 0; id < tree.node_count(); ++id) {
+      const auto& node = tree.node(id);
+      if (node.expanded != MctsTree<PigGame>::kAlias) continue;
+      ++aliases;
+      EXPECT_NE(tree.resolved(id).expanded, MctsTree<PigGame>::kAlias);  // one hop, never a chain
+      EXPECT_GT(tree.resolved(id).visits, 0u);
+    }
+    EXPECT_EQ(tree.root().visits, static_cast<std::uint32_t>(c.iterations));
+    return aliases;
+  };
+  EXPECT_GT(grow(true), 1000u);
+  EXPECT_EQ(grow(false), 0u);
+}
+
+TEST(Mcts, TranspositionsPlayTheClearMovesAndRepeatWithTheSeed) {
+  const PigGame game;
+  MctsConfig config;
+  config.iterations = 5000;
+  config.backup = Backup::kExpectimax;
+  config.transpositions = true;
+  config.reuse = true;  // ignored: a graph is built afresh each search
+  Mcts<PigGame> mcts(game, config);
+  mcts.new_game(9);
+  EXPECT_EQ(mcts.search(decision(90, 50, 12, 0)).best, kHold);
+  EXPECT_EQ(mcts.search(decision(50, 90, 12, 1)).best, kHold);
+  const PigState start = decision(0, 0, 0, 0);
+  const SearchResult first = mcts.search(start);
+  EXPECT_EQ(first.best, kRoll);
+  mcts.advance(start, kRoll);
+  const SearchResult again = mcts.search(start);
+  Mcts<PigGame> twin(game, config);
+  twin.new_game(9);
+  twin.search(decision(90, 50, 12, 0));
+  twin.search(decision(50, 90, 12, 1));
+  const SearchResult same = twin.search(start);
+  ASSERT_EQ(first.actions.size(), same.actions.size());
+  for (std::size_t i = 0; i < first.actions.size(); ++i) {
+    EXPECT_EQ(first.actions[i].action, same.actions[i].action);
+    EXPECT_EQ(first.actions[i].visits, same.actions[i].visits);
+    EXPECT_DOUBLE_EQ(first.actions[i].value, same.actions[i].value);
+  }
+  EXPECT_EQ(again.nodes, 5000);  // no subtree was kept to add to
+}
+
 TEST(Expectimax, HoldsWhenHoldingWins) {
   const PigGame game;
   ExpectimaxConfig config;
