@@ -101,12 +101,17 @@ TEST(Mcts, TreeReuseKeepsTheSubtreeOfTheActualMoves) {
 // Pig transposes everywhere (a roll of 2 then 3 banks what a 5 does) and can return to a position
 // (both players roll a 1), so it checks both halves of the transposition table: paths to one state
 // share its node, and a line that comes back to a position on itself stops there.
-TEST(Mcts, TranspositionsShareOneNodeAStateAndKeepEverySimulation) {
-  const PigGame game;
+MctsConfig transposing(std::int64_t iterations) {
   MctsConfig config;
-  config.iterations = 20000;
+  config.iterations = iterations;
   config.backup = Backup::kExpectimax;
   config.transpositions = true;
+  return config;
+}
+
+TEST(Mcts, TranspositionsShareOneNodeAStateAndKeepEverySimulation) {
+  const PigGame game;
+  const MctsConfig config = transposing(20000);
   const PigState state = decision(10, 10, 0, 0);
   auto grow = [&](bool transpositions) {
     MctsConfig c = config;
@@ -131,10 +136,7 @@ TEST(Mcts, TranspositionsShareOneNodeAStateAndKeepEverySimulation) {
 
 TEST(Mcts, TranspositionsPlayTheClearMovesAndRepeatWithTheSeed) {
   const PigGame game;
-  MctsConfig config;
-  config.iterations = 5000;
-  config.backup = Backup::kExpectimax;
-  config.transpositions = true;
+  MctsConfig config = transposing(5000);
   config.reuse = true;  // ignored: a graph is built afresh each search
   Mcts<PigGame> mcts(game, config);
   mcts.new_game(9);
