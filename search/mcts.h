@@ -37,57 +37,11 @@
 #include <vector>
 
 #include "search/common.h"
+#include "search/mcts_config.h"
+#include "search/transposition_table.h"
 #include "search/value.h"
 
 namespace sling::search {
-
-// What each node on a simulation's path adds to its statistics and passes up.
-//   kSample: the simulation's payoff (UCT): a node's value is the mean of what went through it.
-//   kExpectation: a chance node's value is the expectation of its children's values (with a
-//     value function's leaves, its own leaf value corrected by its visited children's; see
-//     chance_expectation), as in expectimax, and that is what it passes up: its parent no longer
-//     reads the luck of the dice drawn under it, which with a leaf value exact over a turn is most
-//     of the variance.
-//   kExpectimax: chance nodes as kExpectation, and a decision node's value is its best visited
-//     child's for the side to move there (while a child is unvisited, its own leaf value counts
-//     too, when that is a value function's), so the tree holds a growing expectimax over its
-//     visited nodes instead of averages that mix in the exploration's poor choices; the root then
-//     chooses the child of best value rather than the most visited.  With exact leaves every node
-//     holds its exact value.
-enum class Backup : std::uint8_t { kSample, kExpectation, kExpectimax };
-
-struct MctsConfig {
-  std::int64_t iterations = 10000;  // simulations per move, shared among the trees
-  double seconds = 0;               // wall-clock limit per move (0 = none; not deterministic)
-  double c = 1.4;                   // UCT exploration constant (payoffs are in [-1, 1])
-  RolloutPolicy rollout = RolloutPolicy::kRandom;
-  bool evaluate_leaves = false;  // score leaves with game.evaluate instead of a rollout
-  // Score leaves with the search's value function (a search built with one): (1 - w) * value +
-  // w * rollout with w = value_rollout_weight, as AlphaGo mixed its value network and rollouts.
-  bool value_leaves = false;
-  double value_rollout_weight = 0;
-  int rollout_plies = 0;             // rollout length cap (0 = play to the end)
-  double widening_k = 2.0;           // progressive widening: consider ceil(k * n^alpha) children;
-  double widening_alpha = 0.5;       //   k = 0 turns widening off
-  int trees = 1;                     // independent root-parallel trees
-  bool reuse = true;                 // keep the subtree of the actual move for the next search
-  std::int64_t max_nodes = 1 << 22;  // arena capacity per tree (nodes of 32 bytes)
-  // In a game with HasRepetition, a simulation that reaches a position met before in the game or
-  // on its own line stops there, at the leaf value of the position less this much for the
-  // searching side for each time it was met (0 = repetitions are not looked for;
-  // search/expectimax.h has the why).
-  double repetition_penalty = 0;
-  // Whose decisions expand the game's candidate set (search/common.h); the searching side is the
-  // one to move at the root.
-  Candidates candidates = Candidates::kBoth;
-  // What a node passes up to its parent (the Backup values above).
-  Backup backup = Backup::kSample;
-  // Share one node among the paths that reach the same state (a game with a static hash(State);
-  // states are compared in full, so a hash collision never merges two positions).  Meant for the
-  // expectimax backups, where a node's value is recomputed from its children on every pass.  A
-  // search with transpositions builds a fresh graph each time (no reuse).
-  bool transpositions = false;
-};
 
 // A game whose states hash to 64 bits (for the transposition table).
 template <class G>
@@ -204,29 +158,6 @@ class MctsTree {
     }
   }
 
-  // The transposition table: open addressing over a power of two, at most half full; an entry
-  // names a node and the copy of its state that confirms a match.  Sized once for the budget
-  // (one new node a simulation), so a search allocates nothing after the first.
-  struct Entry {
-    std::uint64_t hash = 0;
-    std::uint32_t node = 0;
-    std::uint32_t state = 0;  // index into table_states_ + 1 (0: empty)
-  };
-
-  void clear_table() {
-    if (table_.empty()) {
-      const std::int64_t entries = config_.iterations > 0
-                                       ? std::min(config_.iterations + 2, config_.max_nodes)
-                                       : config_.max_nodes / 4;
-      std::size_t size = 1024;
-      while (static_cast<std::int64_t>(size) < 2 * entries) size *= 2;
-      table_.resize(size);
-      table_states_.reserve(size / 2);
-    }
-    std::fill(table_.begin(), table_.end(), Entry{});
-    table_states_.clear();
-  }
-
   // The node that the edge `id`, just followed to `state`, stands for, or kOnPath when that node
   // is already on this simulation's path (a game whose play can return to a position).  On an
   // edge's first arrival its state is looked up: held by another node (not on the path), the edge
@@ -237,30 +168,23 @@ class MctsTree {
     return std::find(path_.begin(), path_.end(), id) != path_.end();
   }
 
+  void clear_table() {
+    table_.clear(config_.iterations > 0 ? std::min(config_.iterations + 2, config_.max_nodes)
+                                        : config_.max_nodes / 4);
+  }
+
   std::uint32_t transpose(std::uint32_t id, const State& state) {
     if constexpr (HasStateHash<G>) {
       Node& node = nodes_[id];
       if (node.expanded == kAlias) return on_path(node.first_child) ? kOnPath : node.first_child;
       if (node.visits > 0 || node.expanded) return id;
-      const std::uint64_t hash = static_cast<std::uint64_t>(G::hash(state));
-      const std::size_t mask = table_.size() - 1;
-      for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
-        Entry& entry = table_[slot];
-        if (entry.state == 0) {
-          if (table_states_.size() < table_.size() / 2) {
-            table_states_.push_back(state);
-            entry = {hash, id, static_cast<std::uint32_t>(table_states_.size())};
-          }
-          return id;
-        }
-        if (entry.hash != hash || !(table_states_[entry.state - 1] == state)) continue;
-        // Held on the path: the edge keeps a node of its own, so that it is ever visited.
-        const std::uint32_t held = entry.node;
-        if (held == id || on_path(held)) return id;
-        node.expanded = kAlias;
-        node.first_child = held;
-        return held;
-      }
+      const std::uint32_t held =
+          table_.find_or_add(static_cast<std::uint64_t>(G::hash(state)), state, id);
+      // Held on the path: the edge keeps a node of its own, so that it is ever visited.
+      if (held == TranspositionTable<State>::kNone || held == id || on_path(held)) return id;
+      node.expanded = kAlias;
+      node.first_child = held;
+      return held;
     } else {
       return id;
     }
@@ -518,8 +442,7 @@ class MctsTree {
   Rng rng_;
   std::vector<Node> nodes_;
   std::vector<Node> spare_;
-  std::vector<Entry> table_;
-  std::vector<State> table_states_;
+  TranspositionTable<State> table_;
   std::vector<std::uint32_t> path_;
   std::vector<std::uint64_t> line_;  // positions on the current simulation's line
   const SeenPositions* seen_ = nullptr;
