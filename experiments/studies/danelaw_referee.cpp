@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "agents/danelaw_exact_agent.h"
+#include "engine/core/format.h"
 #include "experiments/match.h"
 #include "solvers/danelaw/exact_key.h"
 #include "solvers/danelaw/value_model.h"
@@ -222,12 +223,9 @@ std::string scenario_table(const std::vector<RefereeRow>& rows) {
   for (const RefereeRow& r : rows) {
     if (r.scenario == last) continue;
     last = r.scenario;
-    char line[256];
-    std::snprintf(line, sizeof line,
-                  "| %s | %d (%d) | %d | %d | %d, %d | %zu | %.1f s | %.4f | %.1f %% |\n",
+    append_format(out, "| %s | %d (%d) | %d | %d | %d, %d | %zu | %.1f s | %.4f | %.1f %% |\n",
                   r.scenario.c_str(), r.hexes, r.land, r.towns, r.turns, r.danes, r.english,
                   r.states, r.solve_seconds, r.value, 100 * r.exact_vs_exact);
-    out += line;
   }
   return out;
 }
@@ -238,13 +236,11 @@ std::string loss_table(const std::vector<RefereeRow>& rows) {
       "as English vs exact: Danes win | loss, paired | loss, by exact values |\n"
       "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const RefereeRow& r : rows) {
-    char line[512];
-    std::snprintf(line, sizeof line, "| %s | `%s` | %.1f %% | %s | %s | %.1f %% | %s | %s |\n",
+    append_format(out, "| %s | `%s` | %.1f %% | %s | %s | %.1f %% | %s | %s |\n",
                   r.scenario.c_str(), r.agent.c_str(), 100 * r.danes_seat.score,
                   points(r.danes_seat.paired).c_str(), points(r.danes_seat.regret).c_str(),
                   100 * r.english_seat.score, points(r.english_seat.paired).c_str(),
                   points(r.english_seat.regret).c_str());
-    out += line;
   }
   return out;
 }
@@ -259,15 +255,9 @@ std::string kind_table(const std::vector<RefereeRow>& rows) {
   out += "\n";
   for (const RefereeRow& r : rows) {
     for (const RefereeSeat* seat : {&r.danes_seat, &r.english_seat}) {
-      char line[256];
-      std::snprintf(line, sizeof line, "| %s | `%s` | %s | %d | %d |", r.scenario.c_str(),
-                    r.agent.c_str(), seat == &r.danes_seat ? "Danes" : "English", seat->decisions,
-                    seat->mistakes);
-      out += line;
-      for (const double p : seat->regret_by_kind) {
-        std::snprintf(line, sizeof line, " %.2f |", p);
-        out += line;
-      }
+      append_format(out, "| %s | `%s` | %s | %d | %d |", r.scenario.c_str(), r.agent.c_str(),
+                    seat == &r.danes_seat ? "Danes" : "English", seat->decisions, seat->mistakes);
+      for (const double p : seat->regret_by_kind) append_format(out, " %.2f |", p);
       out += "\n";
     }
   }
@@ -282,12 +272,10 @@ std::string model_table(const std::vector<RefereeRow>& rows) {
   for (const RefereeRow& r : rows) {
     if (r.scenario == last) continue;
     last = r.scenario;
-    char line[256];
-    std::snprintf(line, sizeof line, "| %s | %.1f | %.1f (%lld) | %.1f (%lld) |\n",
-                  r.scenario.c_str(), r.model_start_error, r.model_reached.mean,
+    append_format(out, "| %s | %.1f | %.1f (%lld) | %.1f (%lld) |\n", r.scenario.c_str(),
+                  r.model_start_error, r.model_reached.mean,
                   static_cast<long long>(r.model_reached.count), r.model_table.mean,
                   static_cast<long long>(r.model_table.count));
-    out += line;
   }
   return out;
 }

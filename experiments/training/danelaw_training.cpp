@@ -5,6 +5,7 @@
 
 #include "agents/registry.h"
 #include "engine/core/errors.h"
+#include "engine/core/format.h"
 #include "experiments/training/danelaw_network_fit.h"
 #include "experiments/training/danelaw_self_play.h"
 
@@ -29,8 +30,8 @@ TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& opti
         play_self_play(data, self_play, [&](const DanelawGame& g) { return fitter.value(g); });
     fitter.fit(data);
     summary.log_loss = held_out_log_loss(fitter, data);
-    char line[320];
-    std::snprintf(line, sizeof line,
+    std::string line;
+    append_format(line,
                   "iteration %d: %d games of %s%s, Danes won %d; %zu positions; held-out log "
                   "loss %.4f",
                   iteration, options.games, self_play.agent.c_str(),

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <filesystem>
 
+#include "engine/core/format.h"
 #include "engine/core/io.h"
 #include "engine/core/json_text.h"
 #include "experiments/sprt.h"
@@ -53,21 +53,6 @@ std::vector<CurvePoint> gate_points(const std::vector<GenerationRecord>& generat
   }
   return points;
 }
-
-namespace {
-
-// printf into the end of `out`; the attribute lets the compiler check every format.
-__attribute__((format(printf, 2, 3))) void append_format(std::string& out, const char* format,
-                                                         ...) {
-  char buffer[512];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  out += buffer;
-}
-
-}  // namespace
 
 std::string learning_curve_svg(const std::vector<CurvePoint>& points,
                                const std::vector<CurvePoint>& gates) {
