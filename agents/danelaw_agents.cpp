@@ -81,6 +81,11 @@ danelaw::PlannerConfig read_planner_config(OptionReader& r, const std::string& p
                      "position (1) or not (0)")) == 1;
   c.endgame_mcts_c = r.real(prefix + "endgame_mcts_c", fallback.endgame_mcts_c, 0, 100,
                             help("endgame_mcts_c", "the tree search's UCT exploration constant"));
+  c.endgame_mcts_widen =
+      r.real(prefix + "endgame_mcts_widen", fallback.endgame_mcts_widen, 0, 1000,
+             help("endgame_mcts_widen",
+                  "the tree search's progressive widening: a decision with n visits considers "
+                  "ceil(widen * sqrt(n)) children (0: all)"));
   return c;
 }
 
@@ -135,6 +140,9 @@ void write_planner_config(std::vector<std::string>& items, const std::string& pr
   }
   if (c.endgame_mcts_c != danelaw::PlannerConfig{}.endgame_mcts_c || shared) {
     item("endgame_mcts_c", c.endgame_mcts_c, b.endgame_mcts_c);
+  }
+  if (c.endgame_mcts_widen != danelaw::PlannerConfig{}.endgame_mcts_widen || shared) {
+    item("endgame_mcts_widen", c.endgame_mcts_widen, b.endgame_mcts_widen);
   }
   if (c.endgame_mcts_halves != 0 || shared) {
     item("endgame_mcts_halves", c.endgame_mcts_halves, b.endgame_mcts_halves);
@@ -269,11 +277,13 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       // where plans over it would trust the heuristic's Danes.  The tree shares the positions
       // that move orders repeat (`endgame_mcts_transpositions=1`), which at the same budget
       // halved the Danes' loss on holt-2; with 32,000 simulations and c = 2 a move still takes
-      // about 0.3 s on those maps.
+      // about 0.3 s on those maps.  The Danes' tree widens more slowly
+      // (`danes_endgame_mcts_widen=1`: it considers ceil(sqrt(n)) of a decision's n-visit
+      // children), which searched holt-2's attacks deeper and cut its loss there.
       {"strong",
        "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
        "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-       "english_endgame_mcts_halves=4",
+       "danes_endgame_mcts_widen=1,english_endgame_mcts_halves=4",
        "movement plans scored by the learned value model after the opponent's likely reply (a "
        "larger budget), on both sides; battles by the rule of thumb, but in the last two turns "
        "playouts to the game's end decide placing, movement and battles (on small maps a tree "

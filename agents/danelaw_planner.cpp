@@ -156,6 +156,7 @@ PlannerChoice Planner::tree_choice(const State& s, Side side) {
     config.reuse = false;  // a fresh tree each decision: the result depends on the seed alone
     config.transpositions = config_[side].endgame_mcts_transpositions;
     config.c = config_[side].endgame_mcts_c;
+    config.widening_k = config_[side].endgame_mcts_widen;
     tree = std::make_unique<search::Mcts<DanelawGame>>(game_, config);
   }
   tree->new_game(rng_.derive(decisions_).next());

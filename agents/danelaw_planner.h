@@ -79,6 +79,10 @@ struct PlannerConfig {
   // decision's best child, so a child tried too little can hide the best move for good; on the
   // referee's maps 2.5 lost less than the generic 1.4 (docs/results/danelaw-referee).
   double endgame_mcts_c = 1.4;
+  // The tree's progressive widening: a decision with n visits considers its first
+  // ceil(widen * n^0.5) children (the heuristic's move first).  On holt-2 a narrower tree (1)
+  // searched its attacks deeper and lost less than the generic 2 (docs/results/danelaw-referee).
+  double endgame_mcts_widen = 2.0;
 };
 
 struct PlannerChoice {

@@ -190,6 +190,24 @@ TEST(DanelawEndgame, MoveOrdersShareOneNodeWithTranspositions) {
   EXPECT_EQ(fresh_choice(game, planner, move, 3).action, once.action);
 }
 
+// The tree's progressive widening is the planner's option: a narrow tree tries only the first of
+// an army's destinations (the heuristic's first), a tree without widening every candidate.
+TEST(DanelawEndgame, TheTreesWideningIsAnOption) {
+  const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  State destination = first_movement(game, 3, kDanes);
+  Rng rng(1, 0);
+  game.apply_action(destination, game.heuristic_action(destination, rng));  // an army chosen
+  ASSERT_EQ(game.current_player(destination), kDanes);
+  PlannerConfig planner{8, 2, 0, 0.3};
+  planner.endgame = 4;
+  planner.endgame_mcts = 400;
+  planner.endgame_mcts_transpositions = true;
+  planner.endgame_mcts_widen = 0.1;  // ceil(0.1 * sqrt(n)) children: 2 at most with 400 visits
+  EXPECT_LE(fresh_choice(game, planner, destination, 3).options.size(), 2u);
+  planner.endgame_mcts_widen = 0;
+  EXPECT_GT(fresh_choice(game, planner, destination, 3).options.size(), 2u);
+}
+
 // The tree is used only where its simulations fit the work budget: with a budget smaller than one
 // ply a simulation, the plans decide the same endgame move.
 TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
@@ -268,6 +286,14 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
       << shared;
   EXPECT_EQ(make_agent(game, shared)->spec(), shared);
   EXPECT_THROW(make_agent(game, "planner:endgame_mcts_transpositions=2"), OptionError);
+  const std::string narrow = make_agent(game,
+                                        "planner:plans=8,endgame_mcts=10,endgame_mcts_widen=1,"
+                                        "english_endgame_mcts_widen=3")
+                                 ->spec();
+  EXPECT_NE(narrow.find(",endgame_mcts_widen=1"), std::string::npos) << narrow;
+  EXPECT_NE(narrow.find(",english_endgame_mcts_widen=3"), std::string::npos) << narrow;
+  EXPECT_EQ(make_agent(game, narrow)->spec(), narrow);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts_widen=-1"), OptionError);
 }
 
 TEST(DanelawEndgame, RefereeCommandMeasuresAgentsAndRefusesInOneLine) {
