@@ -277,13 +277,11 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       // where plans over it would trust the heuristic's Danes.  The tree shares the positions
       // that move orders repeat (`endgame_mcts_transpositions=1`), which at the same budget
       // halved the Danes' loss on holt-2; with 32,000 simulations and c = 2 a move still takes
-      // about 0.3 s on those maps.  The Danes' tree widens more slowly
-      // (`danes_endgame_mcts_widen=1`: it considers ceil(sqrt(n)) of a decision's n-visit
-      // children), which searched holt-2's attacks deeper and cut its loss there.
+      // about 0.3 s on those maps.
       {"strong",
        "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
        "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-       "danes_endgame_mcts_widen=1,english_endgame_mcts_halves=4",
+       "english_endgame_mcts_halves=4",
        "movement plans scored by the learned value model after the opponent's likely reply (a "
        "larger budget), on both sides; battles by the rule of thumb, but in the last two turns "
        "playouts to the game's end decide placing, movement and battles (on small maps a tree "

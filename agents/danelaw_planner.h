@@ -80,8 +80,9 @@ struct PlannerConfig {
   // referee's maps 2.5 lost less than the generic 1.4 (docs/results/danelaw-referee).
   double endgame_mcts_c = 1.4;
   // The tree's progressive widening: a decision with n visits considers its first
-  // ceil(widen * n^0.5) children (the heuristic's move first).  On holt-2 a narrower tree (1)
-  // searched its attacks deeper and lost less than the generic 2 (docs/results/danelaw-referee).
+  // ceil(widen * n^0.5) children (the heuristic's move first).  On the referee's maps a narrower
+  // tree (1) searched holt-2's attacks deeper but ended ford-2's battles worse: no better in all
+  // (docs/results/danelaw-referee), so the presets keep the generic 2.
   double endgame_mcts_widen = 2.0;
 };
 

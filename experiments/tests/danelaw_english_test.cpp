@@ -21,7 +21,7 @@ constexpr const char* kHeuristic = "heuristic";
 constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plans=32";
 constexpr const char* kStrong =
     "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
-    "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,danes_endgame_mcts_widen=1,"
+    "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
     "english_endgame_mcts_halves=4";
 constexpr int kGames = 400;
 constexpr std::uint64_t kSeed = 54;
