@@ -1,6 +1,6 @@
 #pragma once
-// The settings of the Monte Carlo tree search (search/mcts.h), apart from the search itself so
-// that an agent's options can be read and written without the tree.
+// The settings of the Monte Carlo tree search (search/mcts.h): what each option means, apart
+// from how the tree carries it out.
 
 #include <cstdint>
 

@@ -5,6 +5,7 @@
 // positions.  The slots are sized once; the state copies grow as the search enters states and
 // keep their capacity, so after the first search a search allocates nothing.
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
