@@ -157,6 +157,7 @@ PlannerChoice Planner::tree_choice(const State& s, Side side) {
     config.transpositions = config_[side].endgame_mcts_transpositions;
     config.c = config_[side].endgame_mcts_c;
     config.widening_k = config_[side].endgame_mcts_widen;
+    config.trees = config_[side].endgame_mcts_trees;
     tree = std::make_unique<search::Mcts<DanelawGame>>(game_, config);
   }
   tree->new_game(rng_.derive(decisions_).next());

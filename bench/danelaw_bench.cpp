@@ -215,8 +215,10 @@ BENCHMARK(BM_DanelawEnglishPlanSearch)
 // A whole half-turn played by `strong`'s planner with the endgame (playouts to the end of the
 // game, battles and placing by 64 playouts an action), from the heuristic game's half-turn start
 // `range(0)` halves before the end; with `range(1)` > 0, movement and battles by a tree search of
-// that many simulations (`endgame_mcts`).  The time is per half, `max_decision_ms` the slowest
-// decision (a move may take a second on 2 cores).
+// that many simulations (`endgame_mcts`) in `range(2)` root-parallel trees, under a work budget
+// that grows with the simulations past 32,000 (as `strong`'s Danes have it: 128,000 in 2 trees,
+// 80 million).  The time is per half (real time: the trees run in parallel), `max_decision_ms` the
+// slowest decision (a move may take a second on 2 cores).
 void BM_DanelawEndgameHalf(benchmark::State& state) {
   const DanelawGame& game = default_game();
   const auto& positions = half_turn_positions();
@@ -225,6 +227,8 @@ void BM_DanelawEndgameHalf(benchmark::State& state) {
   config.endgame = 4;
   config.endgame_battle = 64;
   config.endgame_mcts = static_cast<int>(state.range(1));
+  config.endgame_mcts_trees = static_cast<int>(state.range(2));
+  config.endgame_mcts_work = std::max<std::int64_t>(config.endgame_mcts_work, 625 * state.range(1));
   Planner planner(game, config);
   double slowest = 0;
   std::int64_t decisions = 0;
@@ -252,15 +256,20 @@ void BM_DanelawEndgameHalf(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_DanelawEndgameHalf)
-    ->ArgsProduct({{4, 3, 2, 1}, {0, 16000}})
-    ->Unit(benchmark::kMillisecond);
+    ->ArgsProduct({{4, 3, 2, 1}, {0, 16000}, {1}})
+    ->Args({2, 128000, 2})
+    ->Args({1, 128000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
-// One decision of the endgame's tree on the referee's holt-2 (15 hexes): the Danes' first
-// movement of heuristic games, `range(0)` simulations, with the transposition table when
-// `range(1)` is 1 (`strong`'s `endgame_mcts_transpositions`).  `nodes` is the arena's size after
-// the search; with transpositions the simulations share the positions that move orders repeat.
-void BM_DanelawRefereeTree(benchmark::State& state) {
+// The referee's holt-2 (15 hexes) and the Danes' first movement decisions of heuristic games there.
+const DanelawGame& holt_game() {
   static const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  return game;
+}
+
+std::vector<State> holt_first_movements() {
+  const DanelawGame& game = holt_game();
   std::vector<State> starts;
   for (std::uint64_t seed = 1; starts.size() < 8 && seed < 200; ++seed) {
     Rng dice(seed, 0);
@@ -272,6 +281,16 @@ void BM_DanelawRefereeTree(benchmark::State& state) {
     }
     if (!game.is_terminal(s)) starts.push_back(s);
   }
+  return starts;
+}
+
+// One decision of the endgame's tree on the referee's holt-2 (15 hexes): the Danes' first
+// movement of heuristic games, `range(0)` simulations, with the transposition table when
+// `range(1)` is 1 (`strong`'s `endgame_mcts_transpositions`).  `nodes` is the arena's size after
+// the search; with transpositions the simulations share the positions that move orders repeat.
+void BM_DanelawRefereeTree(benchmark::State& state) {
+  const DanelawGame& game = holt_game();
+  const std::vector<State> starts = holt_first_movements();
   search::MctsConfig config;
   config.iterations = state.range(0);
   config.rollout = search::RolloutPolicy::kHeuristic;
@@ -292,6 +311,34 @@ void BM_DanelawRefereeTree(benchmark::State& state) {
 BENCHMARK(BM_DanelawRefereeTree)
     ->ArgsProduct({{16000, 64000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
+
+// One decision of the planner's endgame tree on holt-2 as `strong` makes it (transpositions, c = 2,
+// the Danes' first movement of heuristic games): `range(0)` simulations shared by `range(1)`
+// root-parallel trees, on the machine's threads; real time, since the trees run in parallel.
+void BM_DanelawRefereeMove(benchmark::State& state) {
+  const DanelawGame& game = holt_game();
+  const std::vector<State> starts = holt_first_movements();
+  PlannerConfig config{64, 4, 0, 0.3};
+  config.endgame = 4;
+  config.endgame_mcts = static_cast<int>(state.range(0));
+  config.endgame_mcts_work = 1'000'000'000;
+  config.endgame_mcts_transpositions = true;
+  config.endgame_mcts_c = 2;
+  config.endgame_mcts_trees = static_cast<int>(state.range(1));
+  Planner planner(game, config);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    planner.new_game(i);
+    benchmark::DoNotOptimize(planner.choose(starts[i++ % starts.size()]));
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_DanelawRefereeMove)
+    ->Args({32000, 1})
+    ->Args({128000, 1})
+    ->Args({128000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace sling::danelaw

@@ -3,6 +3,7 @@
 // fights by playouts; and `sling study referee`, which measures such settings against exact play.
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cmath>
@@ -208,6 +209,31 @@ TEST(DanelawEndgame, TheTreesWideningIsAnOption) {
   EXPECT_GT(fresh_choice(game, planner, destination, 3).options.size(), 2u);
 }
 
+// Root-parallel trees share the tree's simulations; the number of trees, not of threads, fixes the
+// move and its statistics.
+TEST(DanelawEndgame, TheTreesShareTheirBudgetAndDoNotDependOnTheThreads) {
+  const DanelawGame game = load_scenario(SLING_SOURCE_DIR, "holt-2");
+  const State move = first_movement(game, 3, kDanes);
+  PlannerConfig planner{8, 2, 0, 0.3};
+  planner.endgame = 4;
+  planner.endgame_mcts = 2000;
+  planner.endgame_mcts_transpositions = true;
+  planner.endgame_mcts_trees = 2;
+  const auto choose_on = [&](int threads) {
+    tbb::task_arena arena(threads);
+    return arena.execute([&] { return fresh_choice(game, planner, move, 3); });
+  };
+  const PlannerChoice one = choose_on(1), two = choose_on(2);
+  EXPECT_EQ(one.playouts, 2000);
+  EXPECT_EQ(two.action, one.action);
+  ASSERT_EQ(two.options.size(), one.options.size());
+  for (std::size_t i = 0; i < one.options.size(); ++i) {
+    EXPECT_EQ(two.options[i].action, one.options[i].action);
+    EXPECT_EQ(two.options[i].value, one.options[i].value);
+    EXPECT_EQ(two.options[i].samples, one.options[i].samples);
+  }
+}
+
 // The tree is used only where its simulations fit the work budget: with a budget smaller than one
 // ply a simulation, the plans decide the same endgame move.
 TEST(DanelawEndgame, TreeSearchOnlyWhereItsWorkBudgetAllows) {
@@ -294,6 +320,12 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
   EXPECT_NE(narrow.find(",english_endgame_mcts_widen=3"), std::string::npos) << narrow;
   EXPECT_EQ(make_agent(game, narrow)->spec(), narrow);
   EXPECT_THROW(make_agent(game, "planner:endgame_mcts_widen=-1"), OptionError);
+  const std::string trees =
+      make_agent(game, "planner:plans=8,endgame_mcts=10,danes_endgame_mcts_trees=2")->spec();
+  EXPECT_NE(trees.find(",endgame_mcts_trees=2,english_endgame_mcts_trees=1"), std::string::npos)
+      << trees;
+  EXPECT_EQ(make_agent(game, trees)->spec(), trees);
+  EXPECT_THROW(make_agent(game, "planner:endgame_mcts_trees=0"), OptionError);
 }
 
 TEST(DanelawEndgame, RefereeCommandMeasuresAgentsAndRefusesInOneLine) {

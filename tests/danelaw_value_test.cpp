@@ -493,7 +493,8 @@ TEST(DanelawPresets, MatchTheStrengthStudy) {
       play::resolve_preset(game, "strong"),
       "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
       "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-      "english_endgame_mcts_halves=4");
+      "english_endgame_mcts_halves=4,danes_endgame_mcts=128000,danes_endgame_mcts_trees=2,"
+      "danes_endgame_mcts_work=80000000");
   // Today's strong as main had it at 0a8476c, kept as a fixed reference for later presets.
   EXPECT_EQ(play::resolve_preset(game, "strong-0a8476c"),
             "planner:plans=64,samples=4,battle=0,english_plans=1");

@@ -129,12 +129,14 @@ TEST(PlayDanelaw, PresetsSearchMovementPlansInThisLongGame) {
       resolve_preset(game, "strong"),
       "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
       "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-      "english_endgame_mcts_halves=4");
+      "english_endgame_mcts_halves=4,danes_endgame_mcts=128000,danes_endgame_mcts_trees=2,"
+      "danes_endgame_mcts_work=80000000");
   EXPECT_EQ(
       default_hint_spec(game),
       "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
       "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-      "english_endgame_mcts_halves=4");
+      "english_endgame_mcts_halves=4,danes_endgame_mcts=128000,danes_endgame_mcts_trees=2,"
+      "danes_endgame_mcts_work=80000000");
   EXPECT_EQ(make_play_agent(game, "normal")->spec().rfind("planner:plans=8,", 0), 0u);
 }
 

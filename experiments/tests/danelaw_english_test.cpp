@@ -22,7 +22,8 @@ constexpr const char* kNormal = "planner:plans=8,samples=2,battle=0,english_plan
 constexpr const char* kStrong =
     "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
     "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
-    "english_endgame_mcts_halves=4";
+    "english_endgame_mcts_halves=4,danes_endgame_mcts=128000,danes_endgame_mcts_trees=2,"
+    "danes_endgame_mcts_work=80000000";
 constexpr int kGames = 400;
 constexpr std::uint64_t kSeed = 54;
 
