@@ -287,8 +287,8 @@ std::vector<PresetInfo> GameAgents<danelaw::DanelawGame>::presets(const danelaw:
       // halved the Danes' loss on holt-2; with 32,000 simulations and c = 2 a move takes about
       // 0.3 s on those maps.  The Danes' tree has four times that budget in two root-parallel
       // trees (0.76 s a move on 2 cores), which cut their loss on all three two-turn scenarios
-      // (holt-2 2.6 -> 2.0 on 100 seeds); its work budget grows with it, so in England the tree
-      // decides exactly where the 32,000-simulation one did.
+      // (holt-2 2.4 -> 1.9, ford-2 1.6 -> 1.2 on 200 seeds); its work budget grows with it, so in
+      // England the tree decides exactly where the 32,000-simulation one did.
       {"strong",
        "planner:plans=64,samples=4,battle=0,reply=1,endgame=4,english_endgame=1,endgame_battle=64,"
        "endgame_mcts=32000,endgame_mcts_transpositions=1,endgame_mcts_c=2,"
