@@ -5,11 +5,13 @@
 // was written by this command; docs/strength.md gives the exact line.
 //
 // sling train danelaw --generations N --dir DIR [--games N] [--agent SPEC] [--gate E0,E1,A,B]
-// [--gate-pairs P] [--curve-pairs P] [--reference SPEC] [--start-model FILE]: self-play by
+// [--gate-pairs P] [--curve-pairs P] [--reference SPEC] [--start-model FILE] [--match-rules FILE]
+// [--td-lambda L] [--town-terms]: self-play by
 // generations gated by an SPRT, resumable from DIR, with a learning curve
 // (experiments/training/danelaw_generations.h).
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "cli/command.h"
 #include "cli/game_options.h"
@@ -31,8 +33,16 @@ struct TrainCommand {
     return g;
   }();
   std::string gate = "0,20,0.05,0.05";
+  std::string match_rules;  // --match-rules: the gate's and the curve's rules file
   std::string out;
 };
+
+// A number as a person writes it (0.5, not 0.500000).
+std::string number_text(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
 
 std::string generations_command_line(const TrainCommand& c) {
   const danelaw::GenerationOptions& g = c.generations;
@@ -45,6 +55,9 @@ std::string generations_command_line(const TrainCommand& c) {
   if (!g.start_model.empty()) line += " --start-model " + g.start_model;
   if (c.options.mixed_rules) line += " --mixed-rules";
   if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
+  if (c.options.town_terms) line += " --town-terms";
+  if (!c.match_rules.empty()) line += " --match-rules " + c.match_rules;
+  if (c.options.td_lambda < 1) line += " --td-lambda " + number_text(c.options.td_lambda);
   if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
   if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
   return line;
@@ -59,6 +72,14 @@ void run_generations_command(TrainCommand& c, const danelaw::DanelawGame& game) 
   g.mixed_rules = c.options.mixed_rules;
   g.l2 = c.options.l2;
   g.hidden = c.options.hidden;
+  g.town_terms = c.options.town_terms;
+  g.td_lambda = c.options.td_lambda;
+  if (!c.match_rules.empty()) {
+    GameOptions match_options = c.game_options;
+    match_options.rules_file = c.match_rules;
+    g.match_game = std::make_shared<const danelaw::DanelawGame>(
+        make_game<danelaw::DanelawGame>(match_options));
+  }
   g.gate = SprtParameters::parse(c.gate);
   g.command = generations_command_line(c);
   const danelaw::GenerationRun run =
@@ -74,6 +95,8 @@ std::string command_line(const TrainCommand& c) {
                      std::to_string(c.options.seed) + " --planner " + c.options.planner;
   if (c.options.mixed_rules) line += " --mixed-rules";
   if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
+  if (c.options.town_terms) line += " --town-terms";
+  if (c.options.td_lambda < 1) line += " --td-lambda " + number_text(c.options.td_lambda);
   if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
   if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
   return line + " --out " + c.out;
@@ -97,6 +120,10 @@ const RegisterCommand kRegister(
                      "The agent both sides play in generations (a spec or preset scoring with the "
                      "value model)");
       sub.add_option("--gate", command->gate, "The gate's SPRT: elo0,elo1,alpha,beta");
+      sub.add_option("--match-rules", command->match_rules,
+                     "Rules file the gate and the learning curve play (default: the run's rules; "
+                     "rules where both sides win about half their games tell agents apart "
+                     "sooner)");
       sub.add_option("--gate-pairs", command->generations.gate_pairs,
                      "The gate's budget of game pairs (undecided: rejected)");
       sub.add_option("--curve-pairs", command->generations.curve_pairs,
@@ -119,6 +146,13 @@ const RegisterCommand kRegister(
                      "Fit a network with this many tanh units over the features (0: the linear "
                      "model)")
           ->check(CLI::Range(0, danelaw::kMaxHiddenUnits));
+      sub.add_option("--td-lambda", command->options.td_lambda,
+                     "Fit TD(lambda) targets: each position's mixes the result with the model's "
+                     "values of the positions after it (1: the result alone)")
+          ->check(CLI::Range(0.0, 1.0));
+      sub.add_flag("--town-terms", command->options.town_terms,
+                   "Fit the linear model with a weight for each town the Danes hold and each "
+                   "they garrison (it applies on the map it was fitted on)");
       add_game_options(sub, command->game_options);
       sub.callback([command] {
         if (command->game != "danelaw") {
@@ -126,6 +160,10 @@ const RegisterCommand kRegister(
                             "')");
         }
         if (command->options.threads < 0) throw OptionError("--threads must be >= 0");
+        if ((command->options.town_terms || command->options.td_lambda < 1) &&
+            command->options.hidden > 0) {
+          throw OptionError("--town-terms and --td-lambda fit the linear model: give no --hidden");
+        }
         if (command->generations.generations != 0 || !command->generations.dir.empty()) {
           const danelaw::DanelawGame game = make_game<danelaw::DanelawGame>(command->game_options);
           run_generations_command(*command, game);

@@ -1,7 +1,9 @@
 // libFuzzer target: a training run's directory files as `sling train danelaw --generations`
 // reads them when it continues a run: games.bin (played_games_from_bytes, then each game
-// replayed on danelaw's default rules, as the run rebuilds its positions) and run.json
-// (checkpoint_from_json).  A replay can be long: a history of legal actions replays in full.
+// replayed on danelaw's default rules, as the run rebuilds its positions), run.json
+// (checkpoint_from_json) and the models gen-K.json (ValueModel::from_json, every format version:
+// linear, network, town terms; a model that loads is evaluated once).  A replay can be long: a
+// history of legal actions replays in full.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,6 +14,7 @@
 #include "experiments/training/generations_checkpoint.h"
 #include "experiments/training/played_games_file.h"
 #include "fuzz/fuzz_check.h"
+#include "solvers/danelaw/value_model.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const sling::danelaw::DanelawGame game;
@@ -34,6 +37,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     (void)sling::danelaw::checkpoint_from_json(text, "run.json");
+  } catch (const sling::SlingError& e) {
+    sling::fuzz::check_message(e, text);
+  }
+  try {
+    const sling::danelaw::ValueModel model =
+        sling::danelaw::ValueModel::from_json(text, "gen-1.json");
+    (void)model.probability(game, game.initial_state());
   } catch (const sling::SlingError& e) {
     sling::fuzz::check_message(e, text);
   }

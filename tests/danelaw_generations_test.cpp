@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,9 @@
 #include "experiments/training/generations_checkpoint.h"
 #include "experiments/training/learning_curve.h"
 #include "experiments/training/played_games_file.h"
+#include "solvers/danelaw/exact_scenario.h"
 #include "solvers/danelaw/value_model.h"
+#include "tests/build_paths.h"
 #include "tests/run_sling.h"
 #include "tests/svg_check.h"
 
@@ -203,6 +206,43 @@ TEST(DanelawGenerations, TheCommandRefusesAgentsThatCannotLearnAndRunsAGeneratio
   EXPECT_EQ(one.status, 0) << one.output;
   EXPECT_NE(one.output.find("generation 1:"), std::string::npos) << one.output;
   EXPECT_TRUE(fs::exists(dir + "/report.md"));
+}
+
+}  // namespace
+}  // namespace sling::danelaw
+
+namespace sling::danelaw {
+namespace {
+
+// The gate and the curve play the match rules: a run with them records them in its settings (so
+// a directory of the run's own rules is refused for it), and rules on another map are refused.
+TEST(DanelawGenerations, TheGateAndTheCurvePlayTheMatchRules) {
+  const DanelawGame game;
+  const std::string dir = fresh_dir("match_rules");
+  run_generations(game, small_run(dir, 1, 2), kQuiet);
+  DanelawRules even = game.rules();
+  even.towns_to_win = 12;
+  GenerationOptions with_rules = small_run(dir, 1, 2);
+  with_rules.match_game = std::make_shared<const DanelawGame>(even);
+  try {
+    run_generations(game, with_rules, kQuiet);
+    ADD_FAILURE() << "a run of the default rules continued with other match rules";
+  } catch (const OptionError& e) {
+    EXPECT_NE(std::string(e.what()).find("match_rules"), std::string::npos) << e.what();
+  }
+  const std::string fresh = fresh_dir("match_rules_fresh");
+  with_rules.dir = fresh;
+  const GenerationRun run = run_generations(game, with_rules, kQuiet);
+  ASSERT_EQ(run.generations.size(), 1u);
+  EXPECT_NE(read_file(fresh + "/run.json").find("towns_to_win\\\": 12"), std::string::npos);
+  // Another gate on other rules: the same self-play and fit, other gate games.
+  const GenerationRun plain = run_generations(game, small_run(fresh_dir("plain"), 1, 2), kQuiet);
+  EXPECT_EQ(run.generations[0].danish_wins, plain.generations[0].danish_wins);
+  EXPECT_EQ(run.generations[0].log_loss, plain.generations[0].log_loss);
+  GenerationOptions other_map = small_run(fresh_dir("other_map"), 1, 2);
+  other_map.match_game =
+      std::make_shared<const DanelawGame>(load_scenario(SLING_SOURCE_DIR, "holt-2"));
+  EXPECT_THROW(run_generations(game, other_map, kQuiet), OptionError);
 }
 
 }  // namespace

@@ -88,6 +88,9 @@ std::string settings_text(const DanelawGame& game, const GenerationOptions& o,
     << "\ngate_pairs " << o.gate_pairs << "\ncurve_pairs " << o.curve_pairs << "\nmixed_rules "
     << o.mixed_rules << "\nl2 " << o.l2 << "\nseed " << o.seed << "\n";
   if (o.hidden > 0) s << "hidden " << o.hidden << "\n";  // runs of the linear model: as before
+  if (o.town_terms) s << "town_terms 1\n";
+  if (o.td_lambda < 1) s << "td_lambda " << o.td_lambda << "\n";
+  if (o.match_game) s << "match_rules " << o.match_game->rules_json() << "\n";
   return s.str();
 }
 
@@ -175,8 +178,11 @@ void self_play(const GenerationOptions& options, const RunPaths& paths,
 // Step 2: the candidate fitted on every position so far, written as gen-K.json.
 void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunState& run,
                    int champion_generation, GenerationRecord& record) {
-  const std::unique_ptr<ValueModelFitter> fitter =
-      make_model_fitter(options.l2, options.hidden, options.seed);
+  // The champion is the linear fit's start, and its values bootstrap TD(lambda) targets.
+  const ValueModel champion_model = ValueModel::load(paths.model(champion_generation));
+  const std::unique_ptr<ValueModelFitter> fitter = make_model_fitter(
+      {options.l2, options.hidden, options.seed, options.town_terms, options.td_lambda},
+      options.hidden > 0 ? ValueModel::embedded() : champion_model);
   fitter->fit(run.data);
   ValueModel model = fitter->model();
   model.command = options.command;
@@ -190,7 +196,7 @@ void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunS
   record.positions = model.states;
   record.log_loss = model.log_loss;
   // A fitter that has not fitted yet scores with its start: the champion, on the same positions.
-  const LinearValueFitter champion(options.l2, ValueModel::load(paths.model(champion_generation)));
+  const LinearValueFitter champion(options.l2, champion_model);
   record.champion_log_loss = held_out_log_loss(champion, run.data);
 }
 
@@ -301,6 +307,10 @@ RunState open_on_ranks(const DanelawGame& game, const GenerationOptions& options
 GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& options,
                               const std::function<void(const std::string&)>& progress) {
   check_options(options);
+  if (options.match_game && options.match_game->map().content_hash() != game.map().content_hash()) {
+    throw OptionError("train: the gate's rules must play the run's map");
+  }
+  const DanelawGame& match_game = options.match_game ? *options.match_game : game;
   const bool root = mpi::rank() == 0;
   const std::string agent = checked_agent(game, options);
   const std::string start_model_json = options.start_model.empty()
@@ -332,14 +342,14 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
       fit_candidate(options, paths, run, champion, record);
     }
     tell_workers("fitted");  // the workers read the candidate's file only once it is written
-    gate(game, options, with_model(agent, paths.model(g)), champion_spec, record);
+    gate(match_game, options, with_model(agent, paths.model(g)), champion_spec, record);
     if (record.accepted) champion = g;
     record.champion = champion;
     // The reference against itself would only measure the dice: its Elo is 0 by definition.
     const std::string rated = with_model(agent, paths.model(champion));
     if (options.curve_pairs > 0 && rated != reference) {
       record.curve_winners =
-          paired_winners(game, rated, reference, options.curve_pairs,
+          paired_winners(match_game, rated, reference, options.curve_pairs,
                          step_seed(options.seed, g, kCurveStep), options.threads);
     }
     run.checkpoint.generations.push_back(record);

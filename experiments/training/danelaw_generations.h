@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,15 @@ struct GenerationOptions {
   bool mixed_rules = false;
   double l2 = 1e-3;
   int hidden = 0;  // the candidates' hidden units (danelaw_network_fit.h); 0: the linear model
+  bool town_terms = false;  // the candidates: the linear model with single towns' terms
+  double td_lambda = 1;     // below 1: TD(lambda) targets from the champion's values
+  // The rules the gate and the learning curve play, on the run's map (null: the run's own rules).
+  // A pair of games tells the agents apart only when its two games have different winners, so
+  // rules where each side wins about half its games measure more for the same pairs: on the
+  // default rules `normal`-sized planners' Danes win one game in seven, and there the gate had
+  // put candidates level (-23 +/- 27 Elo) that lost 82 Elo on rules with even chances
+  // (docs/results/danelaw-training).
+  std::shared_ptr<const DanelawGame> match_game;
   std::uint64_t seed = 1;
   int threads = 0;      // 0 = every core
   std::string dir;      // the run's directory (created; the checkpoint and the report)

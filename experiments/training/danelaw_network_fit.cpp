@@ -106,12 +106,22 @@ void NetworkValueFitter::fit(const TrainingData& data) {
   set_model(fit_network(samples_, fit_logistic(samples_, options_.l2), options_));
 }
 
-std::unique_ptr<ValueModelFitter> make_model_fitter(double l2, int hidden, std::uint64_t seed) {
-  if (hidden == 0) return std::make_unique<LinearValueFitter>(l2);
+std::unique_ptr<ValueModelFitter> make_model_fitter(const FitChoice& choice,
+                                                    const ValueModel& start) {
+  if (choice.hidden > 0 && (choice.town_terms || choice.td_lambda < 1)) {
+    throw OptionError("--town-terms and --td-lambda fit the linear model: give no --hidden");
+  }
+  if (choice.td_lambda < 0 || choice.td_lambda > 1) {
+    throw OptionError("--td-lambda must lie in [0, 1]");
+  }
+  if (choice.hidden == 0) {
+    return std::make_unique<LinearValueFitter>(choice.l2, start, choice.town_terms,
+                                               choice.td_lambda);
+  }
   NetworkFitOptions options;
-  options.hidden = hidden;
-  options.l2 = l2;
-  options.seed = seed;
+  options.hidden = choice.hidden;
+  options.l2 = choice.l2;
+  options.seed = choice.seed;
   return std::make_unique<NetworkValueFitter>(options);
 }
 

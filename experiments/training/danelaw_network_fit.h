@@ -40,8 +40,18 @@ class NetworkValueFitter final : public ValueModelFitter {
   std::vector<Sample> samples_;  // the features of the data's positions, extracted once each
 };
 
-// The fitter `sling train danelaw` uses: a network of `hidden` tanh units, or the linear model
-// when `hidden` is 0.
-std::unique_ptr<ValueModelFitter> make_model_fitter(double l2, int hidden, std::uint64_t seed);
+// How `sling train danelaw` fits: a network of `hidden` tanh units, or the linear model when
+// `hidden` is 0 (with single towns' terms when `town_terms`, and TD(lambda) targets when
+// `td_lambda` < 1; a network has neither).
+struct FitChoice {
+  double l2 = 1e-3;
+  int hidden = 0;
+  std::uint64_t seed = 1;
+  bool town_terms = false;
+  double td_lambda = 1;
+};
+// The fitter of `choice`; the linear model's starts from (and bootstraps TD targets from) `start`.
+std::unique_ptr<ValueModelFitter> make_model_fitter(
+    const FitChoice& choice, const ValueModel& start = ValueModel::embedded());
 
 }  // namespace sling::danelaw

@@ -49,8 +49,8 @@ TrainingSummary train_value(const DanelawGame& game, const TrainingOptions& opti
 
 ValueModel train_value_model(const DanelawGame& game, const TrainingOptions& options,
                              const std::function<void(const std::string&)>& progress) {
-  const std::unique_ptr<ValueModelFitter> fitter =
-      make_model_fitter(options.l2, options.hidden, options.seed);
+  const std::unique_ptr<ValueModelFitter> fitter = make_model_fitter(
+      {options.l2, options.hidden, options.seed, options.town_terms, options.td_lambda});
   const TrainingSummary summary = train_value(game, options, *fitter, progress);
   ValueModel model = fitter->model();
   model.command = options.command;

@@ -33,9 +33,11 @@ struct TrainingOptions {
   // in three each.  Default-rules games alone hold few Danish wins to learn from; the features
   // are scaled by the rules (towns needed, pool, turn limit), so what is learnt carries over.
   bool mixed_rules = false;
-  std::string command;  // recorded in the model
-  double l2 = 1e-3;     // penalty per position on every weight but the bias
-  int hidden = 0;       // hidden units of the fitted network (danelaw_network_fit.h); 0: linear
+  std::string command;      // recorded in the model
+  double l2 = 1e-3;         // penalty per position on every weight but the bias
+  int hidden = 0;           // hidden units of the fitted network (danelaw_network_fit.h); 0: linear
+  bool town_terms = false;  // the linear model with the terms of single towns (TownTerms)
+  double td_lambda = 1;     // below 1: TD(lambda) targets (set_td_targets); 1: the results
 };
 
 // How the last fit measures on the held-out positions.

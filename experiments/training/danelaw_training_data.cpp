@@ -37,8 +37,10 @@ void append_positions(TrainingData& data, const PlayedGame& game) {
     throw SlingError("a played game names rules variant " + std::to_string(game.variant) + " of " +
                      std::to_string(data.variants.size()));
   }
+  const std::size_t first = data.positions.size();
   collect_positions(data.variants[static_cast<std::size_t>(game.variant)], game.variant,
                     game.history, game.danes_won, game.held_out, data.positions);
+  for (std::size_t i = first; i < data.positions.size(); ++i) data.positions[i].game = data.games;
   ++data.games;
 }
 

@@ -24,6 +24,7 @@ struct TrainingPosition {
   State state;
   bool danes_won = false;
   bool held_out = false;  // kept out of the fit, to measure it
+  int game = 0;           // the game it came from (TrainingData::games when it was appended)
 };
 
 // One self-play game as training keeps it: its positions replay from its history (what a

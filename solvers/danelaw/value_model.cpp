@@ -23,6 +23,7 @@ namespace {
 constexpr std::string_view kFormat = "sling-danelaw-value";
 constexpr int kLinearVersion = 1;
 constexpr int kNetworkVersion = 2;  // with hidden units
+constexpr int kTownsVersion = 3;    // the linear model with town terms
 
 // A movement roll of 2d6 averages 7: "within 7" is one typical half-turn, "within 14" two.
 constexpr int kOneTurn = 7;
@@ -122,8 +123,37 @@ Features extract_features(const DanelawGame& game, const State& s) {
   return f;
 }
 
-double ValueModel::probability(const Features& f) const {
+TownMasks town_masks(const DanelawGame& game, const State& s) {
+  TownMasks m;
+  m.held = s.danish_towns;
+  HexSet danish_hexes;
+  for (int i = 0; i < s.army_count; ++i) {
+    if (s.armies[i].side == kDanes) danish_hexes.set(s.armies[i].hex);
+  }
+  const auto& towns = game.map().towns();
+  for (std::size_t t = 0; t < towns.size(); ++t) {
+    if ((m.held >> t & 1u) && danish_hexes.test(towns[t].hex))
+      m.garrisoned |= std::uint64_t{1} << t;
+  }
+  return m;
+}
+
+bool TownTerms::applies(const DanelawGame& game) const {
+  return !empty() && held.size() == game.map().towns().size() &&
+         map_hash == game.map().content_hash();
+}
+
+double TownTerms::sum(TownMasks m) const {
   double z = 0;
+  for (std::size_t t = 0; t < held.size(); ++t) {
+    if (m.held >> t & 1u) z += held[t];
+    if (m.garrisoned >> t & 1u) z += garrisoned[t];
+  }
+  return z;
+}
+
+double ValueModel::probability(const Features& f, TownMasks towns_of_position) const {
+  double z = towns.sum(towns_of_position);
   for (int i = 0; i < kFeatureCount; ++i) z += weights[i] * f[i];
   for (std::size_t h = 0; h < hidden.size(); ++h) {
     double a = 0;
@@ -134,7 +164,8 @@ double ValueModel::probability(const Features& f) const {
 }
 
 double ValueModel::probability(const DanelawGame& game, const State& s) const {
-  return probability(extract_features(game, s));
+  return probability(extract_features(game, s),
+                     towns.applies(game) ? town_masks(game, s) : TownMasks{});
 }
 
 namespace {
@@ -207,13 +238,41 @@ void read_network(const rapidjson::Value& doc, const std::string& origin, ValueM
   }
 }
 
+// The town terms of a version-3 file: `towns`, the map's hash and names and two weights a town.
+void read_towns(const rapidjson::Value& doc, const std::string& origin, ValueModel& model) {
+  const rapidjson::Value& towns = member(doc, "towns", origin);
+  if (!towns.IsObject()) fail(origin, "'towns' is not an object");
+  const rapidjson::Value& hash = member(towns, "map_hash", origin);
+  if (!hash.IsString() || hash.GetStringLength() == 0) fail(origin, "'map_hash' is not a hash");
+  const rapidjson::Value& names = member(towns, "names", origin);
+  const rapidjson::Value& held = member(towns, "held", origin);
+  const rapidjson::Value& garrisoned = member(towns, "garrisoned", origin);
+  if (!names.IsArray() || !held.IsArray() || !garrisoned.IsArray() || names.Empty() ||
+      names.Size() > static_cast<unsigned>(kMaxTowns) || held.Size() != names.Size() ||
+      garrisoned.Size() != names.Size()) {
+    fail(origin, "expected 'names', 'held' and 'garrisoned' of the same length, 1 to " +
+                     std::to_string(kMaxTowns) + " towns");
+  }
+  TownTerms& terms = model.towns;
+  terms.map_hash = hash.GetString();
+  for (unsigned t = 0; t < names.Size(); ++t) {
+    if (!names[t].IsString()) fail(origin, "town name " + std::to_string(t) + " is not a string");
+    terms.names.emplace_back(names[t].GetString());
+    terms.held.push_back(finite(held[t], "town " + std::to_string(t) + "'s 'held'", origin));
+    terms.garrisoned.push_back(
+        finite(garrisoned[t], "town " + std::to_string(t) + "'s 'garrisoned'", origin));
+  }
+}
+
 }  // namespace
 
 std::string ValueModel::to_json() const {
   auto number = [](double x) { return JsonNumber::significant(x, 10); };
   JsonWriter json;
   json.begin_object().key("format").string(kFormat);
-  json.key("version").integer(hidden.empty() ? kLinearVersion : kNetworkVersion);
+  json.key("version").integer(!towns.empty()   ? kTownsVersion
+                              : hidden.empty() ? kLinearVersion
+                                               : kNetworkVersion);
   json.key("features").begin_array(JsonLayout::one_line);
   for (int i = 0; i < kFeatureCount; ++i) json.string(feature_names()[i]);
   json.end_array().key("weights").begin_array(JsonLayout::one_line);
@@ -229,6 +288,17 @@ std::string ValueModel::to_json() const {
     json.end_array().key("output").begin_array(JsonLayout::one_line);
     for (double v : output) json.number(number(v));
     json.end_array();
+  }
+  if (!towns.empty()) {
+    json.key("towns").begin_object(JsonLayout::element_lines);
+    json.key("map_hash").string(towns.map_hash);
+    json.key("names").begin_array(JsonLayout::one_line);
+    for (const std::string& name : towns.names) json.string(name);
+    json.end_array().key("held").begin_array(JsonLayout::one_line);
+    for (double v : towns.held) json.number(number(v));
+    json.end_array().key("garrisoned").begin_array(JsonLayout::one_line);
+    for (double v : towns.garrisoned) json.number(number(v));
+    json.end_array().end_object();
   }
   json.key("training").begin_object(JsonLayout::one_line);
   json.key("command").string(command).key("seed").integer(seed).key("games").integer(games);
@@ -261,10 +331,9 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
     fail(origin, "not a danelaw value model (format is not \"" + std::string(kFormat) + "\")");
   }
   const std::int64_t version = integer(doc, "version", origin);
-  if (version != kLinearVersion && version != kNetworkVersion) {
+  if (version < kLinearVersion || version > kTownsVersion) {
     fail(origin, "version " + std::to_string(version) + " is not a supported version (" +
-                     std::to_string(kLinearVersion) + " or " + std::to_string(kNetworkVersion) +
-                     ")");
+                     std::to_string(kLinearVersion) + " to " + std::to_string(kTownsVersion) + ")");
   }
   const rapidjson::Value& features = member(doc, "features", origin);
   const rapidjson::Value& weights = member(doc, "weights", origin);
@@ -287,6 +356,7 @@ ValueModel ValueModel::from_json(std::string_view text, const std::string& origi
     model.weights.push_back(w.GetDouble());
   }
   if (version == kNetworkVersion) read_network(doc, origin, model);
+  if (version == kTownsVersion) read_towns(doc, origin, model);
   const rapidjson::Value& training = member(doc, "training", origin);
   if (!training.IsObject()) fail(origin, "'training' is not an object");
   const rapidjson::Value& command = member(training, "command", origin);

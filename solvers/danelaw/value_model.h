@@ -61,16 +61,41 @@ struct CalibrationBin {
   int count = 0;
 };
 
-// P(the Danes win) = sigmoid(weights . f + output . tanh(hidden f)): a logistic model of the
-// features, plus, in a network, a layer of tanh units over the same features (each row of
-// `hidden` one unit's weights, `output` their weights in the sum).  Without hidden units it is
-// the linear model, and its file is the linear model's format version 1; with them, version 2.
+// P(the Danes win) = sigmoid(weights . f + output . tanh(hidden f) + town terms): a logistic
+// model of the features, plus, in a network, a layer of tanh units over the same features (each
+// row of `hidden` one unit's weights, `output` their weights in the sum), plus, where fitted, the
+// terms of single towns.  The file's format version says which: 1 the linear model, 2 with
+// hidden units, 3 the linear model with town terms.
 inline constexpr int kMaxHiddenUnits = 256;
+
+// Which towns the Danes hold and which of them a Danish army stands in, one bit a town in the
+// map's order (State::danish_towns's order; a map has at most 64 towns).
+struct TownMasks {
+  std::uint64_t held = 0;
+  std::uint64_t garrisoned = 0;
+};
+TownMasks town_masks(const DanelawGame& game, const State& s);
+
+// Terms of single towns, fitted on one map: a weight for each town the Danes hold and one for
+// each of those a Danish army stands in.  The features count towns as if all were alike; these
+// let a model learn which towns matter (a town the English retake easily, a cluster that holds).
+// A town's index means nothing on another map, so they apply only on the map they were fitted on
+// (its content hash); elsewhere the model is its features alone.
+struct TownTerms {
+  std::string map_hash;            // empty: no town terms
+  std::vector<std::string> names;  // the map's towns in its order, for people reading the file
+  std::vector<double> held;        // one per town
+  std::vector<double> garrisoned;  // one per town
+  bool empty() const { return held.empty(); }
+  bool applies(const DanelawGame& game) const;
+  double sum(TownMasks m) const;
+};
 
 struct ValueModel {
   std::vector<double> weights;   // one per feature
   std::vector<Features> hidden;  // one row of feature weights per hidden unit (none: linear)
   std::vector<double> output;    // one per hidden unit
+  TownTerms towns;               // none unless fitted with them (a format version 3 file)
   // Provenance: the command and seed that produced it, and how.
   std::string command;
   std::uint64_t seed = 0;
@@ -80,8 +105,8 @@ struct ValueModel {
   double log_loss = 0;  // on held-out states
   std::vector<CalibrationBin> calibration;
 
-  // P(the Danes win) from the features.
-  double probability(const Features& f) const;
+  // P(the Danes win) from the features and, where the model has town terms, the towns.
+  double probability(const Features& f, TownMasks towns_of_position = {}) const;
   double probability(const DanelawGame& game, const State& s) const;
 
   std::string to_json() const;
