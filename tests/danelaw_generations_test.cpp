@@ -105,6 +105,43 @@ TEST(DanelawGenerations, EachGenerationRecordsItsGateAndTheCurveRatesTheChampion
   EXPECT_EQ(testing_support::render_svg(svg, "generations_curve"), "");
 }
 
+// A reference other than generation 0's agent rates generation 0 as well, once: the curve starts
+// at generation 0, the same on any thread count, and a continued run does not play it again.
+TEST(DanelawGenerations, AnotherReferenceRatesGenerationZeroToo) {
+  const DanelawGame game;
+  const std::string dir = fresh_dir("start_rated");
+  GenerationOptions o = small_run(dir, 1, 2);
+  o.reference = "planner:plans=2,samples=1,battle=0,english_plans=2";  // the embedded model
+  const GenerationRun run = run_generations(game, o, kQuiet);
+  const GenerationCheckpoint saved = checkpoint_from_json(read_file(dir + "/run.json"), "run.json");
+  ASSERT_EQ(saved.start_curve_winners.size(), 6u);  // 3 pairs
+  EXPECT_EQ(checkpoint_from_json(checkpoint_to_json(saved), "again").start_curve_winners,
+            saved.start_curve_winners);
+  const std::vector<CurvePoint> points =
+      learning_curve(run.generations, false, saved.start_curve_winners);
+  ASSERT_FALSE(points.empty());
+  EXPECT_EQ(points[0].generation, 0);
+  EXPECT_EQ(points[0].pairs, 3);
+  EXPECT_NE(read_file(run.report_path).find("| 0 | | | | | the start | gen-0 | "),
+            std::string::npos);
+  const std::string other = fresh_dir("start_rated_one_thread");
+  GenerationOptions one = o;
+  one.dir = other;
+  one.threads = 1;
+  run_generations(game, one, kQuiet);
+  EXPECT_EQ(checkpoint_from_json(read_file(other + "/run.json"), "run.json").start_curve_winners,
+            saved.start_curve_winners);
+  // Extended by a generation: the start's pairs are kept, not played again.
+  o.generations = 2;
+  run_generations(game, o, kQuiet);
+  EXPECT_EQ(checkpoint_from_json(read_file(dir + "/run.json"), "run.json").start_curve_winners,
+            saved.start_curve_winners);
+  // A run with the default reference has no such pairs, and its file has no such key.
+  const std::string plain = fresh_dir("start_is_reference");
+  run_generations(game, small_run(plain, 1, 2), kQuiet);
+  EXPECT_EQ(read_file(plain + "/run.json").find("start_curve_winners"), std::string::npos);
+}
+
 TEST(DanelawGenerations, TheCurveRatesPairsOnSharedDice) {
   // Three pairs: the champion won both games of one, split one, lost both of the last.
   GenerationRecord g;

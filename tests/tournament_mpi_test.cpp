@@ -303,19 +303,11 @@ TEST_F(TournamentMpi, AMatchOnThreeRanksHasTheSingleProcessResultAndRecords) {
 }
 
 TEST_F(TournamentMpi, TrainingGenerationsOnThreeRanksAreTheSingleProcessRunAndResume) {
-  const std::vector<std::string> train = {SLING_BINARY,
-                                          "train",
-                                          "danelaw",
-                                          "--games",
-                                          "10",
-                                          "--gate-pairs",
-                                          "4",
-                                          "--curve-pairs",
-                                          "3",
-                                          "--seed",
-                                          "11",
-                                          "--agent",
-                                          "planner:plans=2,samples=1,battle=0,english_plans=2"};
+  const std::vector<std::string> train = {
+      SLING_BINARY, "train", "danelaw", "--games", "10", "--gate-pairs", "4", "--curve-pairs", "3",
+      "--seed", "11", "--agent", "planner:plans=2,samples=1,battle=0,english_plans=2",
+      // Not generation 0's agent: generation 0 is rated too.
+      "--reference", "planner:plans=2,samples=1,battle=0,english_plans=2"};
   const fs::path one = base_ / "one", three = base_ / "three";
   ASSERT_EQ(run(plus(train, {"--generations", "2", "--threads", "1", "--dir", one.string()}),
                 base_ / "log")

@@ -326,6 +326,19 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
   RunState run =
       open_on_ranks(game, options, paths, settings_text(game, options, agent, start_model_json),
                     start_model_json);
+  // A reference other than generation 0's agent rates generation 0 too, once: the curve's first
+  // point (on the curve's seed of generation 0).  Rank 0 alone holds the checkpoint and decides.
+  const std::string start_spec = with_model(agent, paths.model(0));
+  const bool rate_start = tell_workers(options.curve_pairs > 0 && start_spec != reference &&
+                                               run.checkpoint.start_curve_winners.empty()
+                                           ? "rate the start"
+                                           : "the start is rated") == "rate the start";
+  if (rate_start) {
+    run.checkpoint.start_curve_winners =
+        paired_winners(match_game, start_spec, reference, options.curve_pairs,
+                       step_seed(options.seed, 0, kCurveStep), options.threads);
+    if (root) save_checkpoint(paths, run.checkpoint);
+  }
   int champion =
       run.checkpoint.generations.empty() ? 0 : run.checkpoint.generations.back().champion;
   for (int g = static_cast<int>(run.checkpoint.generations.size()) + 1; g <= options.generations;
@@ -361,9 +374,11 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
   GenerationRun result;
   if (!root) return result;
   result.generations = run.checkpoint.generations;
-  result.report_path = write_learning_curve(
-      options.dir, {agent, reference, options.command, options.reference.empty()},
-      result.generations);
+  result.report_path =
+      write_learning_curve(options.dir,
+                           {agent, reference, options.command, options.reference.empty(),
+                            run.checkpoint.start_curve_winners},
+                           result.generations);
   return result;
 }
 

@@ -11,7 +11,8 @@
 //      is spent.  The candidate becomes the champion only when the test accepts H1 (it is elo1
 //      stronger, not elo0);
 //   4. rates the generation's champion against a fixed reference agent, paired, for the learning
-//      curve (learning_curve.h: Elo by generation with intervals, report.md and an SVG).
+//      curve (learning_curve.h: Elo by generation with intervals, report.md and an SVG); a
+//      reference other than generation 0's agent rates generation 0 as well, once, at the start.
 //
 // Every step's seed derives from the run's seed and the generation, and every step is the same on
 // any thread count and any number of MPI ranks, so a run is reproducible.  Under mpirun every rank

@@ -64,6 +64,21 @@ class Fields {
 
 constexpr int kMostGames = 1 << 30;
 
+// The winners of a curve's pairs: -1, 0 or 1 each, two a pair.
+std::vector<int> winners_from(const Fields& f, const rapidjson::Value& winners, const char* key) {
+  if (!winners.IsArray() || winners.Size() % 2 != 0) {
+    f.fail(std::string("'") + key + "' is not a list of pairs");
+  }
+  std::vector<int> out;
+  for (const rapidjson::Value& w : winners.GetArray()) {
+    if (!w.IsInt() || w.GetInt() < -1 || w.GetInt() > 1) {
+      f.fail("a curve winner is not -1, 0 or 1");
+    }
+    out.push_back(w.GetInt());
+  }
+  return out;
+}
+
 GenerationRecord record_from(const rapidjson::Value& value, const std::string& origin) {
   const Fields f(value, origin);
   GenerationRecord r;
@@ -78,15 +93,7 @@ GenerationRecord record_from(const rapidjson::Value& value, const std::string& o
   r.gate_elo_ci = f.real("gate_elo_ci");
   r.accepted = f.boolean("accepted");
   r.champion = f.integer("champion", 0, r.generation);
-  const rapidjson::Value& winners = f.member("curve_winners");
-  if (!winners.IsArray() || winners.Size() % 2 != 0)
-    f.fail("'curve_winners' is not a list of pairs");
-  for (const rapidjson::Value& w : winners.GetArray()) {
-    if (!w.IsInt() || w.GetInt() < -1 || w.GetInt() > 1) {
-      f.fail("a curve winner is not -1, 0 or 1");
-    }
-    r.curve_winners.push_back(w.GetInt());
-  }
+  r.curve_winners = winners_from(f, f.member("curve_winners"), "curve_winners");
   return r;
 }
 
@@ -111,7 +118,13 @@ std::string checkpoint_to_json(const GenerationCheckpoint& checkpoint) {
     for (const int w : r.curve_winners) json.integer(w);
     json.end_array().end_object();
   }
-  json.end_array().end_object();
+  json.end_array();
+  if (!checkpoint.start_curve_winners.empty()) {
+    json.key("start_curve_winners").begin_array(JsonLayout::one_line);
+    for (const int w : checkpoint.start_curve_winners) json.integer(w);
+    json.end_array();
+  }
+  json.end_object();
   return json.take_document();
 }
 
@@ -144,6 +157,9 @@ GenerationCheckpoint checkpoint_from_json(std::string_view text, const std::stri
         static_cast<int>(checkpoint.generations.size())) {
       fail("the generations are not numbered 1, 2, ... in order");
     }
+  }
+  if (const auto start = doc.FindMember("start_curve_winners"); start != doc.MemberEnd()) {
+    checkpoint.start_curve_winners = winners_from(f, start->value, "start_curve_winners");
   }
   const int finished = static_cast<int>(checkpoint.generations.size());
   if (checkpoint.self_played < finished || checkpoint.self_played > finished + 1) {

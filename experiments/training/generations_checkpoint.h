@@ -16,6 +16,10 @@ struct GenerationCheckpoint {
   std::string settings;  // every setting that decides the figures, one "key value" per line
   int self_played = 0;   // generations whose self-play games are in games.bin
   std::vector<GenerationRecord> generations;  // the finished ones, in order
+  // Generation 0's agent against a reference that is not itself, for the curve's first point
+  // (the pairs' winners as GenerationRecord::curve_winners; empty: not rated, or the reference is
+  // generation 0's agent).  Optional in the file: runs written before it have none.
+  std::vector<int> start_curve_winners;
 };
 
 std::string checkpoint_to_json(const GenerationCheckpoint& checkpoint);

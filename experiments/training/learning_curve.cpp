@@ -12,30 +12,44 @@
 
 namespace sling::danelaw {
 
+namespace {
+
+// A champion's point from its pairs' winners against the reference.
+CurvePoint rated(int generation, int champion, const std::vector<int>& winners) {
+  // Only the test's pentanomial statistics are read here, not its decision.
+  Sprt pairs(SprtParameters{});
+  for (std::size_t i = 0; i + 1 < winners.size(); i += 2) {
+    pairs.add_pair_winners(winners[i], winners[i + 1]);
+  }
+  CurvePoint p;
+  p.generation = generation;
+  p.champion = champion;
+  p.pairs = static_cast<int>(pairs.pairs());
+  p.score = pairs.score();
+  p.elo = pairs.elo();
+  const double half = pairs.elo_ci_halfwidth();
+  p.low = std::isfinite(half) ? p.elo - half : p.elo;
+  p.high = std::isfinite(half) ? p.elo + half : p.elo;
+  return p;
+}
+
+}  // namespace
+
 std::vector<CurvePoint> learning_curve(const std::vector<GenerationRecord>& generations,
-                                       bool reference_is_start) {
+                                       bool reference_is_start,
+                                       const std::vector<int>& start_curve_winners) {
   std::vector<CurvePoint> points;
-  if (reference_is_start) points.push_back({});  // generation 0 is the reference itself
+  if (reference_is_start) {
+    points.push_back({});  // generation 0 is the reference itself
+  } else if (!start_curve_winners.empty()) {
+    points.push_back(rated(0, 0, start_curve_winners));
+  }
   for (const GenerationRecord& g : generations) {
     if (g.curve_winners.empty()) {  // not rated, or the champion is the reference itself
       if (reference_is_start && g.champion == 0) points.push_back({g.generation, 0, 0, 0.5});
       continue;
     }
-    // Only the test's pentanomial statistics are read here, not its decision.
-    Sprt pairs(SprtParameters{});
-    for (std::size_t i = 0; i + 1 < g.curve_winners.size(); i += 2) {
-      pairs.add_pair_winners(g.curve_winners[i], g.curve_winners[i + 1]);
-    }
-    CurvePoint p;
-    p.generation = g.generation;
-    p.champion = g.champion;
-    p.pairs = static_cast<int>(pairs.pairs());
-    p.score = pairs.score();
-    p.elo = pairs.elo();
-    const double half = pairs.elo_ci_halfwidth();
-    p.low = std::isfinite(half) ? p.elo - half : p.elo;
-    p.high = std::isfinite(half) ? p.elo + half : p.elo;
-    points.push_back(p);
+    points.push_back(rated(g.generation, g.champion, g.curve_winners));
   }
   return points;
 }
@@ -188,7 +202,8 @@ std::string plain_answer(const std::vector<GenerationRecord>& generations,
 
 std::string write_learning_curve(const std::string& dir, const CurveSettings& settings,
                                  const std::vector<GenerationRecord>& generations) {
-  const std::vector<CurvePoint> points = learning_curve(generations, settings.reference_is_start);
+  const std::vector<CurvePoint> points =
+      learning_curve(generations, settings.reference_is_start, settings.start_curve_winners);
   namespace fs = std::filesystem;
   write_file_atomic((fs::path(dir) / "learning-curve.svg").string(),
                     learning_curve_svg(points, gate_points(generations)));
@@ -205,7 +220,13 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
       "| gate (candidate "
       "against champion) | decision | champion | Elo against the reference |\n";
   md += "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  std::size_t next_point = settings.reference_is_start ? 1 : 0;
+  std::size_t next_point = 0;
+  if (!points.empty() && points[0].generation == 0) {
+    ++next_point;
+    if (!settings.reference_is_start) {  // generation 0 rated against another reference
+      md += "| 0 | | | | | the start | gen-0 | " + elo_text(points[0]) + " |\n";
+    }
+  }
   for (const GenerationRecord& g : generations) {
     std::string elo = "not rated";
     if (next_point < points.size() && points[next_point].generation == g.generation) {

@@ -17,6 +17,8 @@ struct CurveSettings {
   std::string reference;  // the fixed opponent
   std::string command;
   bool reference_is_start = true;  // the reference is generation 0's agent: its Elo is 0
+  // Otherwise generation 0's agent against the reference (GenerationCheckpoint's), if played.
+  std::vector<int> start_curve_winners;
 };
 
 struct CurvePoint {
@@ -27,8 +29,11 @@ struct CurvePoint {
   double elo = 0, low = 0, high = 0;
 };
 
+// The champions' points; generation 0's first where the reference is generation 0's agent (Elo 0)
+// or `start_curve_winners` rates it.
 std::vector<CurvePoint> learning_curve(const std::vector<GenerationRecord>& generations,
-                                       bool reference_is_start);
+                                       bool reference_is_start,
+                                       const std::vector<int>& start_curve_winners = {});
 // Each generation's candidate against the champion it met, from the gate's paired games.
 std::vector<CurvePoint> gate_points(const std::vector<GenerationRecord>& generations);
 // The champions against the reference, joined by a line, and the gates beside them.
