@@ -37,11 +37,25 @@ struct TrainCommand {
   std::string out;
 };
 
-// A number as a person writes it (0.5, not 0.500000).
-std::string number_text(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
+// The options of the data and the fit that both modes record in their command line.
+std::string fit_options_text(const TrainCommand& c) {
+  std::string text;
+  if (c.options.mixed_rules) text += " --mixed-rules";
+  if (c.options.hidden > 0) text += " --hidden " + std::to_string(c.options.hidden);
+  if (c.options.town_terms) text += " --town-terms";
+  if (c.options.td_lambda < 1) {
+    std::ostringstream lambda;  // 0.5, not to_string's 0.500000
+    lambda << c.options.td_lambda;
+    text += " --td-lambda " + lambda.str();
+  }
+  return text;
+}
+
+std::string game_options_text(const TrainCommand& c) {
+  std::string text;
+  if (!c.game_options.rules_file.empty()) text += " --rules " + c.game_options.rules_file;
+  if (!c.game_options.map_file.empty()) text += " --map " + c.game_options.map_file;
+  return text;
 }
 
 std::string generations_command_line(const TrainCommand& c) {
@@ -53,13 +67,9 @@ std::string generations_command_line(const TrainCommand& c) {
                      std::to_string(g.curve_pairs) + " --seed " + std::to_string(c.options.seed);
   if (!g.reference.empty()) line += " --reference '" + g.reference + "'";
   if (!g.start_model.empty()) line += " --start-model " + g.start_model;
-  if (c.options.mixed_rules) line += " --mixed-rules";
-  if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
-  if (c.options.town_terms) line += " --town-terms";
+  line += fit_options_text(c);
   if (!c.match_rules.empty()) line += " --match-rules " + c.match_rules;
-  if (c.options.td_lambda < 1) line += " --td-lambda " + number_text(c.options.td_lambda);
-  if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
-  if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
+  line += game_options_text(c);
   return line;
 }
 
@@ -93,12 +103,7 @@ std::string command_line(const TrainCommand& c) {
   std::string line = "sling train danelaw --games " + std::to_string(c.options.games) +
                      " --iterations " + std::to_string(c.options.iterations) + " --seed " +
                      std::to_string(c.options.seed) + " --planner " + c.options.planner;
-  if (c.options.mixed_rules) line += " --mixed-rules";
-  if (c.options.hidden > 0) line += " --hidden " + std::to_string(c.options.hidden);
-  if (c.options.town_terms) line += " --town-terms";
-  if (c.options.td_lambda < 1) line += " --td-lambda " + number_text(c.options.td_lambda);
-  if (!c.game_options.rules_file.empty()) line += " --rules " + c.game_options.rules_file;
-  if (!c.game_options.map_file.empty()) line += " --map " + c.game_options.map_file;
+  line += fit_options_text(c) + game_options_text(c);
   return line + " --out " + c.out;
 }
 
