@@ -6,9 +6,10 @@
 //
 // sling train danelaw --generations N --dir DIR [--games N] [--agent SPEC] [--gate E0,E1,A,B]
 // [--gate-pairs P] [--curve-pairs P] [--reference SPEC] [--start-model FILE] [--match-rules FILE]
-// [--td-lambda L] [--town-terms]: self-play by
-// generations gated by an SPRT, resumable from DIR, with a learning curve
-// (experiments/training/danelaw_generations.h).
+// [--td-lambda L] [--town-terms] [--tune-iterations K [--tune-pairs P] [--tune-perturbation C]
+// [--tune-rate A]]: self-play by generations gated by an SPRT, resumable from DIR, with a learning
+// curve (experiments/training/danelaw_generations.h); candidates fitted to the games' results, or
+// with --tune-iterations tuned by play (experiments/training/danelaw_play_tuning.h).
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -69,6 +70,12 @@ std::string generations_command_line(const TrainCommand& c) {
   if (!g.start_model.empty()) line += " --start-model " + g.start_model;
   line += fit_options_text(c);
   if (!c.match_rules.empty()) line += " --match-rules " + c.match_rules;
+  if (g.tuning.iterations > 0) {
+    std::ostringstream tuning;  // 0.5, not to_string's 0.500000
+    tuning << " --tune-iterations " << g.tuning.iterations << " --tune-pairs " << g.tuning.pairs
+           << " --tune-perturbation " << g.tuning.perturbation << " --tune-rate " << g.tuning.rate;
+    line += tuning.str();
+  }
   line += game_options_text(c);
   return line;
 }
@@ -158,6 +165,16 @@ const RegisterCommand kRegister(
       sub.add_flag("--town-terms", command->options.town_terms,
                    "Fit the linear model with a weight for each town the Danes hold and each "
                    "they garrison (it applies on the map it was fitted on)");
+      sub.add_option("--tune-iterations", command->generations.tuning.iterations,
+                     "Generations: tune the champion's linear weights by play (SPSA) for this "
+                     "many iterations instead of fitting a candidate (0: fit)");
+      sub.add_option("--tune-pairs", command->generations.tuning.pairs,
+                     "Pairs of games an SPSA iteration plays, perturbed one way against the "
+                     "other (default 16)");
+      sub.add_option("--tune-perturbation", command->generations.tuning.perturbation,
+                     "SPSA's perturbation of each weight at the first iteration (default 0.5)");
+      sub.add_option("--tune-rate", command->generations.tuning.rate,
+                     "SPSA's first step for a score gap of one point a game (default 0.1)");
       add_game_options(sub, command->game_options);
       sub.callback([command] {
         if (command->game != "danelaw") {
@@ -168,6 +185,10 @@ const RegisterCommand kRegister(
         if ((command->options.town_terms || command->options.td_lambda < 1) &&
             command->options.hidden > 0) {
           throw OptionError("--town-terms and --td-lambda fit the linear model: give no --hidden");
+        }
+        const bool tuning_given = command->generations.tuning.iterations != 0;
+        if (tuning_given && command->generations.generations == 0) {
+          throw OptionError("--tune-iterations tunes the candidates of --generations");
         }
         if (command->generations.generations != 0 || !command->generations.dir.empty()) {
           const danelaw::DanelawGame game = make_game<danelaw::DanelawGame>(command->game_options);

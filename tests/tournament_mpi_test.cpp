@@ -23,6 +23,7 @@
 
 #include "engine/core/errors.h"
 #include "engine/core/io.h"
+#include "solvers/danelaw/value_model.h"
 #include "tests/build_paths.h"
 
 extern char** environ;
@@ -323,6 +324,25 @@ TEST_F(TournamentMpi, TrainingGenerationsOnThreeRanksAreTheSingleProcessRunAndRe
   for (const char* file : {"run.json", "games.bin"}) {
     EXPECT_EQ(read_file((three / file).string()), read_file((one / file).string())) << file;
   }
+}
+
+// A tuned generation (SPSA's games dealt out to the ranks, rank 0 writing the perturbed models
+// and stepping the weights) gives the single process's run and model.
+TEST_F(TournamentMpi, TunedGenerationsOnThreeRanksAreTheSingleProcessRun) {
+  const std::vector<std::string> tuning = {"--generations", "1", "--tune-iterations", "2",
+                                           "--tune-pairs",  "2"};
+  const std::vector<std::string> train =
+      plus({SLING_BINARY, "train", "danelaw", "--games", "10", "--gate-pairs", "4", "--curve-pairs",
+            "2", "--seed", "11", "--agent", "planner:plans=2,samples=1,battle=0,english_plans=2"},
+           tuning);
+  const fs::path one = base_ / "tuned_one", three = base_ / "tuned_three";
+  ASSERT_EQ(run(plus(train, {"--threads", "1", "--dir", one.string()}), base_ / "log").code, 0);
+  const Finished r = run(plus(plus(mpirun(3), train), {"--dir", three.string()}), base_ / "log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(read_file((three / "run.json").string()), read_file((one / "run.json").string()));
+  // The model files differ only in the command line that names each directory.
+  EXPECT_EQ(danelaw::ValueModel::load((three / "gen-1.json").string()).weights,
+            danelaw::ValueModel::load((one / "gen-1.json").string()).weights);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "experiments/training/danelaw_self_play.h"
 #include "experiments/training/generations_checkpoint.h"
 #include "experiments/training/learning_curve.h"
+#include "experiments/training/paired_games.h"
 #include "experiments/training/played_games_file.h"
 
 namespace sling::danelaw {
@@ -27,6 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Each step of a generation draws its seed from the run's seed, the generation and the step.
+// (A tuned generation's games take the self-play step's seed: it plays no other self-play.)
 enum Step : std::uint64_t { kSelfPlayStep, kGateStep, kCurveStep };
 
 std::uint64_t step_seed(std::uint64_t seed, int generation, Step step) {
@@ -39,13 +41,6 @@ struct RunPaths {
     return (fs::path(dir) / ("gen-" + std::to_string(generation) + ".json")).string();
   }
 };
-
-// The agent's spec with its value model named: every agent of the run scores with a file of the
-// run's directory, so the gate and the curve read exactly the models the checkpoint holds.
-std::string with_model(const std::string& agent, const std::string& model_path) {
-  return agent + (agent.find(':') == std::string::npos ? ":" : ",") + "value_model='" + model_path +
-         "'";
-}
 
 // The agent spec of every generation (a preset spelled out), checked to score with the model.
 std::string checked_agent(const DanelawGame& game, const GenerationOptions& options) {
@@ -75,6 +70,12 @@ void check_options(const GenerationOptions& o) {
     throw OptionError("train: --dir may not contain a quote (agent specs name the models in it)");
   }
   o.gate.validate();
+  o.tuning.validate();
+  if (o.tuning.iterations > 0 && (o.hidden > 0 || o.town_terms || o.td_lambda < 1)) {
+    throw OptionError(
+        "train: tuning by play tunes the linear weights of the champion; it takes no --hidden, "
+        "--town-terms or --td-lambda");
+  }
 }
 
 // Every setting that decides the run's figures (threads do not), one "key value" per line.
@@ -91,6 +92,10 @@ std::string settings_text(const DanelawGame& game, const GenerationOptions& o,
   if (o.town_terms) s << "town_terms 1\n";
   if (o.td_lambda < 1) s << "td_lambda " << o.td_lambda << "\n";
   if (o.match_game) s << "match_rules " << o.match_game->rules_json() << "\n";
+  if (o.tuning.iterations > 0) {
+    s << "tuning " << o.tuning.iterations << ',' << o.tuning.pairs << ',' << o.tuning.perturbation
+      << ',' << o.tuning.rate << "\n";
+  }
   return s.str();
 }
 
@@ -138,6 +143,8 @@ RunState open_run(const DanelawGame& game, const GenerationOptions& options, con
                       first_difference(run.checkpoint.settings, settings) +
                       "); give the same settings to continue it, or another --dir");
   }
+  // A tuned run's generations play only their tuning's games, which it does not keep.
+  if (options.tuning.iterations > 0) return run;
   if (run.checkpoint.self_played > 0) run.games = load_played_games(paths.games);
   if (run.games.size() != static_cast<std::size_t>(run.checkpoint.self_played) *
                               static_cast<std::size_t>(options.games)) {
@@ -200,36 +207,27 @@ void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunS
   record.champion_log_loss = held_out_log_loss(champion, run.data);
 }
 
-// Pairs of games on shared dice between agents a and b: one match with a on side 0 and one with
-// it on side 1, on the same seed, so game i of each is played on the same dice.  Returns, for each
-// pair, the winner (side index, -1 a draw) of the game with a on side 0, then of the one with a on
-// side 1.  On MPI ranks the matches are dealt out as any match; rank 0 alone gets the winners.
-std::vector<int> paired_winners(const DanelawGame& game, const std::string& a, const std::string& b,
-                                int pairs, std::uint64_t seed, int threads) {
-  std::vector<int> winners(2 * static_cast<std::size_t>(pairs), -1);
-  for (const int a_side : {0, 1}) {
-    MatchOptions match;
-    match.games = pairs;
-    match.seed = seed;
-    match.threads = threads;
-    match.on_game = [&](int index, const GameResult& played) {
-      winners[2 * static_cast<std::size_t>(index) + static_cast<std::size_t>(a_side)] =
-          played.winner;
-    };
-    const std::array<std::string, 2> specs =
-        a_side == 0 ? std::array<std::string, 2>{a, b} : std::array<std::string, 2>{b, a};
-    const MatchResult result = run_match(game, specs, match);
-    if (result.errors[0] + result.errors[1] > 0) {
-      throw SlingError("training run: a game between '" + a + "' and '" + b +
-                       "' failed: " + result.first_error);
-    }
-  }
-  return winners;
-}
-
-// Rank 0's word to the workers (every rank gets it; without MPI it is just returned).
-std::string tell_workers(const std::string& text) {
-  return mpi::distributed() ? mpi::broadcast_text(text) : text;
+// Step 2 by play: the champion tuned by SPSA on the gate's rules, written as gen-K.json.  Every
+// rank takes part (the games are dealt out); rank 0 writes.
+void tune_candidate(const DanelawGame& match_game, const GenerationOptions& options,
+                    const std::string& agent, const RunPaths& paths, int champion_generation,
+                    GenerationRecord& record) {
+  const ValueModel champion = ValueModel::load(paths.model(champion_generation));
+  PlayTuningRecord tuning;
+  ValueModel model = tune_by_play(match_game, agent, champion, options.tuning,
+                                  step_seed(options.seed, record.generation, kSelfPlayStep),
+                                  options.threads, paths.dir, tuning);
+  record.games = tuning.games;
+  record.danish_wins = tuning.danish_wins;
+  if (mpi::rank() != 0) return;
+  model.command = options.command;
+  model.seed = options.seed;
+  model.games = tuning.games;
+  model.iterations = record.generation;
+  model.states = 0;    // tuned on games' results, not fitted on positions:
+  model.log_loss = 0;  // no held-out positions to score or calibrate
+  model.calibration.clear();
+  write_file_atomic(paths.model(record.generation), model.to_json());
 }
 
 // Step 3: the candidate against the champion, kGatePairs pairs at a time, fed to the SPRT in pair
@@ -263,6 +261,14 @@ void gate(const DanelawGame& game, const GenerationOptions& options, const std::
 
 std::string generation_line(const GenerationRecord& r) {
   char line[400];
+  if (r.positions == 0) {  // tuned by play
+    std::snprintf(line, sizeof line,
+                  "generation %d: tuned by play on %d games (Danes won %d); gate %s: %s; champion "
+                  "gen-%d",
+                  r.generation, r.games, r.danish_wins, r.gate.c_str(),
+                  r.accepted ? "accepted" : "rejected", r.champion);
+    return line;
+  }
   std::snprintf(line, sizeof line,
                 "generation %d: %d self-play games (Danes won %d), %d positions, held-out log loss "
                 "%.4f (the champion's %.4f); gate %s: %s; champion gen-%d",
@@ -344,10 +350,14 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
   for (int g = static_cast<int>(run.checkpoint.generations.size()) + 1; g <= options.generations;
        ++g) {
     const std::string champion_spec = with_model(agent, paths.model(champion));
-    if (run.checkpoint.self_played < g) self_play(options, paths, champion_spec, g, run);
+    const bool tuned = options.tuning.iterations > 0;
+    if (!tuned && run.checkpoint.self_played < g) self_play(options, paths, champion_spec, g, run);
     GenerationRecord record;
     record.generation = g;
-    if (root) {
+    if (tuned) {
+      tune_candidate(match_game, options, agent, paths, champion, record);
+      run.checkpoint.self_played = g;  // its play is done (saved with the record below)
+    } else if (root) {
       const auto first = run.games.begin() + static_cast<std::ptrdiff_t>(g - 1) * options.games;
       record.games = options.games;
       record.danish_wins = static_cast<int>(std::count_if(

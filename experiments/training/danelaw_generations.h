@@ -5,7 +5,10 @@
 //      the champion's value model) and adds the games to everything played so far;
 //   2. fits a candidate model on all the positions so far (the logistic model of
 //      danelaw_linear_fit.h, or with --hidden the network of danelaw_network_fit.h; its held-out
-//      log loss is reported);
+//      log loss is reported).  With --tune-iterations the candidate is instead the champion tuned
+//      by play (danelaw_play_tuning.h): SPSA on paired games between the champion's agent with
+//      its weights perturbed one way and the other, on the gate's rules; step 1 is then skipped,
+//      since those games are the generation's self-play;
 //   3. gates it: the agent with the candidate against the agent with the champion, pairs of games
 //      on shared dice fed in order to an SPRT (experiments/sprt.h) until it decides or the budget
 //      is spent.  The candidate becomes the champion only when the test accepts H1 (it is elo1
@@ -33,6 +36,7 @@
 
 #include "engine/danelaw/danelaw.h"
 #include "experiments/sprt.h"
+#include "experiments/training/danelaw_play_tuning.h"
 
 namespace sling::danelaw {
 
@@ -51,8 +55,9 @@ struct GenerationOptions {
   bool mixed_rules = false;
   double l2 = 1e-3;
   int hidden = 0;  // the candidates' hidden units (danelaw_network_fit.h); 0: the linear model
-  bool town_terms = false;  // the candidates: the linear model with single towns' terms
-  double td_lambda = 1;     // below 1: TD(lambda) targets from the champion's values
+  bool town_terms = false;   // the candidates: the linear model with single towns' terms
+  double td_lambda = 1;      // below 1: TD(lambda) targets from the champion's values
+  PlayTuningOptions tuning;  // iterations > 0: candidates tuned by play instead of fitted
   // The rules the gate and the learning curve play, on the run's map (null: the run's own rules).
   // A pair of games tells the agents apart only when its two games have different winners, so
   // rules where each side wins about half its games measure more for the same pairs: on the
@@ -69,7 +74,7 @@ struct GenerationOptions {
 // What one generation did.
 struct GenerationRecord {
   int generation = 0;  // 1, 2, ...
-  int games = 0;
+  int games = 0;       // self-play games, or the tuning's games (then positions is 0)
   int danish_wins = 0;
   int positions = 0;                     // in the fit (all generations so far)
   double log_loss = 0;                   // the candidate's, on the held-out positions so far

@@ -209,12 +209,18 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
                     learning_curve_svg(points, gate_points(generations)));
   std::string md = "# Danelaw self-play by generations\n\n" + plain_answer(generations, points) +
                    "\n\n![Learning curve](learning-curve.svg)\n\n";
+  const bool tuned = std::any_of(generations.begin(), generations.end(),
+                                 [](const GenerationRecord& g) { return g.positions == 0; });
+  md += tuned ? "Each generation the champion's agent plays itself with its evaluation's weights "
+                "perturbed one way against the other, and the weights step towards the side "
+                "that scores (SPSA, tuning by play); the tuned candidate replaces the champion "
+                "only when an SPRT on paired games accepts that it is stronger."
+              : "Each generation the champion plays itself (both sides search), a candidate model "
+                "is fitted on every position so far, and it replaces the champion only when an "
+                "SPRT on paired games accepts that it is stronger.";
   md +=
-      "Each generation the champion plays itself (both sides search), a candidate model is "
-      "fitted on every position so far, and it replaces the champion only when an SPRT on "
-      "paired games accepts that it is stronger. The curve rates each generation's champion "
-      "against one fixed reference in paired games on shared dice (95 % intervals from the "
-      "spread of the pair totals).\n\n";
+      " The curve rates each generation's champion against one fixed reference in paired games "
+      "on shared dice (95 % intervals from the spread of the pair totals).\n\n";
   md +=
       "| generation | self-play: Danes won | positions | held-out log loss: candidate (champion) "
       "| gate (candidate "
@@ -232,12 +238,15 @@ std::string write_learning_curve(const std::string& dir, const CurveSettings& se
     if (next_point < points.size() && points[next_point].generation == g.generation) {
       elo = elo_text(points[next_point++]);
     }
-    char row[700];
-    std::snprintf(row, sizeof row, "| %d | %d of %d | %d | %.4f (%.4f) | %s | %s | gen-%d | %s |\n",
-                  g.generation, g.danish_wins, g.games, g.positions, g.log_loss,
-                  g.champion_log_loss, g.gate.c_str(), g.accepted ? "accepted" : "rejected",
-                  g.champion, elo.c_str());
-    md += row;
+    // A tuned generation's games are the tuning's; it fits no positions and predicts nothing.
+    append_format(md, "| %d | %d of %d | ", g.generation, g.danish_wins, g.games);
+    if (g.positions == 0) {
+      md += "tuned by play | | ";
+    } else {
+      append_format(md, "%d | %.4f (%.4f) | ", g.positions, g.log_loss, g.champion_log_loss);
+    }
+    append_format(md, "%s | %s | gen-%d | %s |\n", g.gate.c_str(),
+                  g.accepted ? "accepted" : "rejected", g.champion, elo.c_str());
   }
   md += "\nThe agent of every generation: `" + settings.agent +
         "` with `value_model` naming the generation's model (`gen-K.json` here). The reference: `" +
