@@ -210,6 +210,8 @@ TEST(DanelawPlayTuning, TheCommandRefusesTuningWithoutGenerationsOrWithAnotherFi
   const auto r = with({"--tune-iterations", "1", "--tune-pairs", "1", "--generations", "1", "--dir",
                        dir, "--gate-pairs", "2", "--curve-pairs", "0"});
   ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("tuning: iteration 1 of 1, mean score gap"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("generation 1: tuned by play on 2 games"), std::string::npos) << r.output;
   EXPECT_NE(read_file(dir + "/report.md").find("--tune-iterations 1 --tune-pairs 1"),
             std::string::npos);

@@ -211,12 +211,13 @@ void fit_candidate(const GenerationOptions& options, const RunPaths& paths, RunS
 // rank takes part (the games are dealt out); rank 0 writes.
 void tune_candidate(const DanelawGame& match_game, const GenerationOptions& options,
                     const std::string& agent, const RunPaths& paths, int champion_generation,
-                    GenerationRecord& record) {
+                    GenerationRecord& record,
+                    const std::function<void(const std::string&)>& progress) {
   const ValueModel champion = ValueModel::load(paths.model(champion_generation));
   PlayTuningRecord tuning;
   ValueModel model = tune_by_play(match_game, agent, champion, options.tuning,
                                   step_seed(options.seed, record.generation, kSelfPlayStep),
-                                  options.threads, paths.dir, tuning);
+                                  options.threads, paths.dir, tuning, progress);
   record.games = tuning.games;
   record.danish_wins = tuning.danish_wins;
   if (mpi::rank() != 0) return;
@@ -355,7 +356,7 @@ GenerationRun run_generations(const DanelawGame& game, const GenerationOptions& 
     GenerationRecord record;
     record.generation = g;
     if (tuned) {
-      tune_candidate(match_game, options, agent, paths, champion, record);
+      tune_candidate(match_game, options, agent, paths, champion, record, progress);
       run.checkpoint.self_played = g;  // its play is done (saved with the record below)
     } else if (root) {
       const auto first = run.games.begin() + static_cast<std::ptrdiff_t>(g - 1) * options.games;

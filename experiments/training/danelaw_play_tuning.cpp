@@ -1,9 +1,11 @@
 #include "experiments/training/danelaw_play_tuning.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
 #include "engine/core/errors.h"
+#include "engine/core/format.h"
 #include "engine/core/io.h"
 #include "engine/core/random.h"
 #include "experiments/mpi_jobs.h"
@@ -62,7 +64,8 @@ std::vector<double> tune_weights(std::vector<double> weights, const PlayTuningOp
 
 ValueModel tune_by_play(const DanelawGame& game, const std::string& agent, const ValueModel& start,
                         const PlayTuningOptions& options, std::uint64_t seed, int threads,
-                        const std::string& scratch_dir, PlayTuningRecord& record) {
+                        const std::string& scratch_dir, PlayTuningRecord& record,
+                        const std::function<void(const std::string&)>& progress) {
   namespace fs = std::filesystem;
   const bool root = mpi::rank() == 0;
   const std::string plus_path = (fs::path(scratch_dir) / "tune-plus.json").string();
@@ -88,6 +91,13 @@ ValueModel tune_by_play(const DanelawGame& game, const std::string& agent, const
     for (const int w : winners) record.danish_wins += w == 0 ? 1 : 0;
     const double score = paired_score(winners);
     gap_sum += std::abs(2 * score - 1);
+    const int report_every = std::max(1, options.iterations / 10);
+    if (root && (k % report_every == 0 || k == options.iterations)) {
+      std::string line;
+      append_format(line, "  tuning: iteration %d of %d, mean score gap %.3f a game", k,
+                    options.iterations, gap_sum / k);
+      progress(line);
+    }
     return score;
   };
   ValueModel tuned = start;

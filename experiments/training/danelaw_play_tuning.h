@@ -71,9 +71,11 @@ struct PlayTuningRecord {
 // on `game`: the two perturbed models are written as tune-plus.json and tune-minus.json in
 // `scratch_dir` (rank 0 writes, then tells the workers; they are removed at the end).  The same
 // on any thread count and any number of MPI ranks.  Rank 0's result is the tuned model (its other
-// fields are start's); the workers' is start.
+// fields are start's); the workers' is start.  Rank 0 reports to `progress` after every tenth of
+// the iterations.
 ValueModel tune_by_play(const DanelawGame& game, const std::string& agent, const ValueModel& start,
                         const PlayTuningOptions& options, std::uint64_t seed, int threads,
-                        const std::string& scratch_dir, PlayTuningRecord& record);
+                        const std::string& scratch_dir, PlayTuningRecord& record,
+                        const std::function<void(const std::string&)>& progress);
 
 }  // namespace sling::danelaw
