@@ -190,11 +190,17 @@ TEST(ExternalAgent, GarbageAndFloodsLoseWithTheCause) {
   const MatchResult wrong_type =
       hostile_match(external(shell_agent("wrong", R"(echo '{"type":"ready"}')")), 1);
   EXPECT_EQ(wrong_type.first_error, "external agent answered 'ready' where 'action' was due");
-  // A flood of legal answers: the first is taken, the rest were never asked for.
+  // A flood of legal answers: the first is taken, the rest were never asked for.  A line is
+  // unasked only if it is there before the next request: on a loaded machine the flood can be
+  // descheduled after each line, so that every request finds one line waiting for it, and the
+  // flood then plays on as an agent that answers but never reads the plies it is sent, until its
+  // input pipe is full (the other cause, after the write's 30 s).
   const MatchResult flood = hostile_match(
       external(shell_agent("flood", R"(while true; do echo '{"type":"action","id":0}'; done)")), 2);
   EXPECT_EQ(flood.errors[0], 2);
-  EXPECT_NE(flood.first_error.find("not asked for"), std::string::npos) << flood.first_error;
+  EXPECT_TRUE(flood.first_error.find("not asked for") != std::string::npos ||
+              flood.first_error == "external agent stopped reading its input (it is running)")
+      << flood.first_error;
   // One endless line.
   const MatchResult long_line =
       hostile_match(external(shell_agent("long", "tr -d '\\n' < /dev/zero")), 1);
