@@ -1,6 +1,7 @@
 // Self-play by generations (experiments/training/danelaw_generations.h): the same run on any
-// thread count and after a kill, a gate that decides by its SPRT, a learning curve that a reader
-// can use, and a directory that is refused in one line when it is damaged or holds other settings.
+// thread count and after a kill, with candidates fitted or tuned by play, a gate that decides by
+// its SPRT, a learning curve that a reader can use, and a directory that is refused in one line
+// when it is damaged or holds other settings.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -243,6 +244,94 @@ TEST(DanelawGenerations, TheCommandRefusesAgentsThatCannotLearnAndRunsAGeneratio
   EXPECT_EQ(one.status, 0) << one.output;
   EXPECT_NE(one.output.find("generation 1:"), std::string::npos) << one.output;
   EXPECT_TRUE(fs::exists(dir + "/report.md"));
+}
+
+// The small run with candidates tuned by play: 3 SPSA iterations of 2 pairs.
+GenerationOptions tuned_run(const std::string& dir, int generations, int threads) {
+  GenerationOptions o = small_run(dir, generations, threads);
+  o.tuning.iterations = 3;
+  o.tuning.pairs = 2;
+  o.tuning.rate = 0.5;
+  // Rules where both sides win: the tuning's games then move the weights.
+  DanelawRules even = DanelawGame().rules();
+  even.towns_to_win = 12;
+  o.match_game = std::make_shared<const DanelawGame>(even);
+  return o;
+}
+
+TEST(DanelawGenerations, TunedByPlayTheSameOnAnyThreadCountAndAfterAKill) {
+  const DanelawGame game;
+  const std::string two = fresh_dir("two"), one = fresh_dir("one");
+  const GenerationRun whole = run_generations(game, tuned_run(two, 2, 2), kQuiet);
+  ASSERT_EQ(whole.generations.size(), 2u);
+  const ValueModel start = ValueModel::load(two + "/gen-0.json");
+  const ValueModel tuned = ValueModel::load(two + "/gen-1.json");
+  EXPECT_EQ(tuned.weights[0], start.weights[0]);  // the bias
+  EXPECT_NE(tuned.weights, start.weights);
+  for (const GenerationRecord& g : whole.generations) {
+    EXPECT_EQ(g.games, 3 * 2 * 2);  // iterations x pairs x 2
+    EXPECT_EQ(g.positions, 0);
+  }
+  EXPECT_FALSE(fs::exists(two + "/tune-plus.json"));
+  EXPECT_FALSE(fs::exists(two + "/games.bin"));  // no self-play to keep
+  EXPECT_NE(read_file(whole.report_path).find("tuned by play"), std::string::npos);
+
+  // One thread, then a kill after the second generation (its record lost), then the same run.
+  run_generations(game, tuned_run(one, 2, 1), kQuiet);
+  const std::string run_json = one + "/run.json";
+  GenerationCheckpoint killed = checkpoint_from_json(read_file(run_json), run_json);
+  killed.generations.pop_back();
+  write_file_atomic(run_json, checkpoint_to_json(killed));
+  fs::remove(one + "/gen-2.json");
+  run_generations(game, tuned_run(one, 2, 2), kQuiet);
+  EXPECT_EQ(read_file(run_json), read_file(two + "/run.json"));
+  for (const char* model : {"gen-1.json", "gen-2.json"}) {
+    EXPECT_EQ(read_file(one + "/" + model), read_file(two + "/" + model)) << model;
+  }
+
+  // Other tuning settings are another run.
+  GenerationOptions other = tuned_run(one, 2, 2);
+  other.tuning.pairs = 3;
+  try {
+    run_generations(game, other, kQuiet);
+    ADD_FAILURE() << "a run with other tuning settings was continued";
+  } catch (const OptionError& e) {
+    EXPECT_NE(std::string(e.what()).find("tuning"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DanelawGenerations, TheCommandRefusesTuningWithoutGenerationsOrWithAnotherFit) {
+  const std::string dir = fresh_dir("command");
+  const std::vector<std::string> base = {
+      "train", "danelaw", "--games",
+      "10",    "--agent", "planner:plans=2,samples=1,battle=0,english_plans=2"};
+  const auto with = [&](const std::vector<std::string>& extra) {
+    std::string args;
+    for (const std::vector<std::string>* part : {&base, &extra}) {
+      for (const std::string& a : *part) args += "'" + a + "' ";
+    }
+    return testing_support::run_sling(args);
+  };
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {"--tune-iterations", "2", "--out", dir + "/m.json"},
+           {"--tune-iterations", "2", "--generations", "1", "--dir", dir, "--hidden", "4"},
+           {"--tune-iterations", "2", "--generations", "1", "--dir", dir, "--town-terms"},
+           {"--tune-iterations", "2", "--tune-pairs", "0", "--generations", "1", "--dir", dir},
+           {"--tune-iterations", "2", "--tune-rate", "0", "--generations", "1", "--dir", dir}}) {
+    const auto r = with(extra);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_EQ(testing_support::count_lines(r.output), 1) << r.output;
+  }
+  EXPECT_FALSE(fs::exists(dir + "/run.json"));  // refused before the directory is touched
+
+  const auto r = with({"--tune-iterations", "1", "--tune-pairs", "1", "--generations", "1", "--dir",
+                       dir, "--gate-pairs", "2", "--curve-pairs", "0"});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("tuning: iteration 1 of 1, mean score gap"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("generation 1: tuned by play on 2 games"), std::string::npos) << r.output;
+  EXPECT_NE(read_file(dir + "/report.md").find("--tune-iterations 1 --tune-pairs 1"),
+            std::string::npos);
 }
 
 }  // namespace

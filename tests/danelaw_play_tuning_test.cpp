@@ -1,31 +1,20 @@
 // Tuning danelaw's value model by play (experiments/training/danelaw_play_tuning.h): SPSA's
-// arithmetic against hand-computed steps, its climb on an objective with a known optimum and noisy
-// paired results, and tuned generations that are the same on any thread count and after a kill.
+// arithmetic against hand-computed steps and its climb on an objective with a known optimum and
+// noisy paired results.  Tuned generations are tested with the others
+// (danelaw_generations_test.cpp).
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <filesystem>
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "engine/core/errors.h"
-#include "engine/core/io.h"
 #include "engine/core/random.h"
-#include "engine/danelaw/danelaw.h"
-#include "experiments/training/danelaw_generations.h"
 #include "experiments/training/danelaw_play_tuning.h"
-#include "experiments/training/generations_checkpoint.h"
-#include "solvers/danelaw/value_model.h"
-#include "tests/build_paths.h"
-#include "tests/run_sling.h"
 
 namespace sling::danelaw {
 namespace {
-
-namespace fs = std::filesystem;
 
 PlayTuningOptions tuning(int iterations, double perturbation, double rate) {
   PlayTuningOptions o;
@@ -112,109 +101,6 @@ TEST(DanelawPlayTuning, OptionsOutOfRangeAreRefused) {
   o = {};
   o.iterations = -1;
   EXPECT_THROW(o.validate(), OptionError);
-}
-
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir =
-      fs::path(::testing::TempDir()) / ("play_tuning_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(dir);
-  return dir.string();
-}
-
-GenerationOptions tuned_run(const std::string& dir, int generations, int threads) {
-  GenerationOptions o;
-  o.generations = generations;
-  o.games = 10;
-  o.agent = "planner:plans=2,samples=1,battle=0,english_plans=2";
-  o.gate_pairs = 4;
-  o.curve_pairs = 2;
-  o.seed = 13;
-  o.threads = threads;
-  o.dir = dir;
-  o.tuning = tuning(3, 0.5, 0.5);
-  o.tuning.pairs = 2;
-  // Rules where both sides win: the tuning's games then move the weights.
-  DanelawRules even = DanelawGame().rules();
-  even.towns_to_win = 12;
-  o.match_game = std::make_shared<const DanelawGame>(even);
-  return o;
-}
-
-const auto kQuiet = [](const std::string&) {};
-
-TEST(DanelawPlayTuning, TunedGenerationsAreTheSameOnAnyThreadCountAndAfterAKill) {
-  const DanelawGame game;
-  const std::string two = fresh_dir("two"), one = fresh_dir("one");
-  const GenerationRun whole = run_generations(game, tuned_run(two, 2, 2), kQuiet);
-  ASSERT_EQ(whole.generations.size(), 2u);
-  const ValueModel start = ValueModel::load(two + "/gen-0.json");
-  const ValueModel tuned = ValueModel::load(two + "/gen-1.json");
-  EXPECT_EQ(tuned.weights[0], start.weights[0]);  // the bias
-  EXPECT_NE(tuned.weights, start.weights);
-  for (const GenerationRecord& g : whole.generations) {
-    EXPECT_EQ(g.games, 3 * 2 * 2);  // iterations x pairs x 2
-    EXPECT_EQ(g.positions, 0);
-  }
-  EXPECT_FALSE(fs::exists(two + "/tune-plus.json"));
-  EXPECT_FALSE(fs::exists(two + "/games.bin"));  // no self-play to keep
-  EXPECT_NE(read_file(whole.report_path).find("tuned by play"), std::string::npos);
-
-  // One thread, then a kill after the second generation (its record lost), then the same run.
-  run_generations(game, tuned_run(one, 2, 1), kQuiet);
-  const std::string run_json = one + "/run.json";
-  GenerationCheckpoint killed = checkpoint_from_json(read_file(run_json), run_json);
-  killed.generations.pop_back();
-  write_file_atomic(run_json, checkpoint_to_json(killed));
-  fs::remove(one + "/gen-2.json");
-  run_generations(game, tuned_run(one, 2, 2), kQuiet);
-  EXPECT_EQ(read_file(run_json), read_file(two + "/run.json"));
-  for (const char* model : {"gen-1.json", "gen-2.json"}) {
-    EXPECT_EQ(read_file(one + "/" + model), read_file(two + "/" + model)) << model;
-  }
-
-  // Other tuning settings are another run.
-  GenerationOptions other = tuned_run(one, 2, 2);
-  other.tuning.pairs = 3;
-  try {
-    run_generations(game, other, kQuiet);
-    ADD_FAILURE() << "a run with other tuning settings was continued";
-  } catch (const OptionError& e) {
-    EXPECT_NE(std::string(e.what()).find("tuning"), std::string::npos) << e.what();
-  }
-}
-
-TEST(DanelawPlayTuning, TheCommandRefusesTuningWithoutGenerationsOrWithAnotherFit) {
-  const std::string dir = fresh_dir("command");
-  const std::vector<std::string> base = {
-      "train", "danelaw", "--games",
-      "10",    "--agent", "planner:plans=2,samples=1,battle=0,english_plans=2"};
-  const auto with = [&](const std::vector<std::string>& extra) {
-    std::string args;
-    for (const std::vector<std::string>* part : {&base, &extra}) {
-      for (const std::string& a : *part) args += "'" + a + "' ";
-    }
-    return testing_support::run_sling(args);
-  };
-  for (const auto& extra : std::vector<std::vector<std::string>>{
-           {"--tune-iterations", "2", "--out", dir + "/m.json"},
-           {"--tune-iterations", "2", "--generations", "1", "--dir", dir, "--hidden", "4"},
-           {"--tune-iterations", "2", "--generations", "1", "--dir", dir, "--town-terms"},
-           {"--tune-iterations", "2", "--tune-pairs", "0", "--generations", "1", "--dir", dir},
-           {"--tune-iterations", "2", "--tune-rate", "0", "--generations", "1", "--dir", dir}}) {
-    const auto r = with(extra);
-    EXPECT_EQ(r.status, 2) << r.output;
-    EXPECT_EQ(testing_support::count_lines(r.output), 1) << r.output;
-  }
-  EXPECT_FALSE(fs::exists(dir + "/run.json"));  // refused before the directory is touched
-
-  const auto r = with({"--tune-iterations", "1", "--tune-pairs", "1", "--generations", "1", "--dir",
-                       dir, "--gate-pairs", "2", "--curve-pairs", "0"});
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("tuning: iteration 1 of 1, mean score gap"), std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("generation 1: tuned by play on 2 games"), std::string::npos) << r.output;
-  EXPECT_NE(read_file(dir + "/report.md").find("--tune-iterations 1 --tune-pairs 1"),
-            std::string::npos);
 }
 
 }  // namespace
