@@ -10,8 +10,8 @@
 #include "agents/registry.h"
 #include "engine/core/errors.h"
 #include "engine/core/fnv1a.h"
+#include "engine/core/format.h"
 #include "engine/core/io.h"
-#include "experiments/match.h"
 #include "experiments/mpi_jobs.h"
 #include "experiments/sprt.h"
 #include "experiments/training/danelaw_linear_fit.h"
@@ -261,15 +261,16 @@ void gate(const DanelawGame& game, const GenerationOptions& options, const std::
 }
 
 std::string generation_line(const GenerationRecord& r) {
-  char line[400];
   if (r.positions == 0) {  // tuned by play
-    std::snprintf(line, sizeof line,
+    std::string line;
+    append_format(line,
                   "generation %d: tuned by play on %d games (Danes won %d); gate %s: %s; champion "
                   "gen-%d",
                   r.generation, r.games, r.danish_wins, r.gate.c_str(),
                   r.accepted ? "accepted" : "rejected", r.champion);
     return line;
   }
+  char line[400];
   std::snprintf(line, sizeof line,
                 "generation %d: %d self-play games (Danes won %d), %d positions, held-out log loss "
                 "%.4f (the champion's %.4f); gate %s: %s; champion gen-%d",
