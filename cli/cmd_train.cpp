@@ -170,11 +170,11 @@ const RegisterCommand kRegister(
                      "many iterations instead of fitting a candidate (0: fit)");
       sub.add_option("--tune-pairs", command->generations.tuning.pairs,
                      "Pairs of games an SPSA iteration plays, perturbed one way against the "
-                     "other (default 16)");
+                     "other");
       sub.add_option("--tune-perturbation", command->generations.tuning.perturbation,
-                     "SPSA's perturbation of each weight at the first iteration (default 0.5)");
+                     "SPSA's perturbation of each weight at the first iteration");
       sub.add_option("--tune-rate", command->generations.tuning.rate,
-                     "SPSA's first step for a score gap of one point a game (default 0.1)");
+                     "SPSA's first step for a score gap of one point a game");
       add_game_options(sub, command->game_options);
       sub.callback([command] {
         if (command->game != "danelaw") {

@@ -35,8 +35,9 @@ struct PlayTuningOptions {
   double perturbation = 0.5;
   // The first iteration's step for a score gap of one point a game; later steps shrink as
   // ((A + 1) / (A + k))^0.602 with A a tenth of the iterations (Spall's rule for the stability
-  // constant).
-  double rate = 0.1;
+  // constant).  0.2 took the from-zero champion to the embedded model's level in one generation of
+  // 300 iterations of 16 pairs (docs/results/danelaw-tuning).
+  double rate = 0.2;
   // Throws OptionError for a setting out of range.
   void validate() const;
 };
