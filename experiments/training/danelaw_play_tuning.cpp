@@ -102,7 +102,6 @@ ValueModel tune_by_play(const DanelawGame& game, const std::string& agent, const
   };
   ValueModel tuned = start;
   tuned.weights = tune_weights(start.weights, options, seed, play);
-  if (options.iterations > 0) record.mean_score_gap = gap_sum / options.iterations;
   if (root) {
     fs::remove(plus_path);
     fs::remove(minus_path);

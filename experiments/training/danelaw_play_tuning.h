@@ -65,7 +65,6 @@ std::vector<double> tune_weights(std::vector<double> weights, const PlayTuningOp
 struct PlayTuningRecord {
   int games = 0;
   int danish_wins = 0;
-  double mean_score_gap = 0;  // mean |plus - minus| score gap a game over the iterations
 };
 
 // Tunes `start`'s linear weights with `agent` (a spec that scores with the value_model it names)
