@@ -334,12 +334,6 @@ TEST(DanelawGenerations, TheCommandRefusesTuningWithoutGenerationsOrWithAnotherF
             std::string::npos);
 }
 
-}  // namespace
-}  // namespace sling::danelaw
-
-namespace sling::danelaw {
-namespace {
-
 // The gate and the curve play the match rules: a run with them records them in its settings (so
 // a directory of the run's own rules is refused for it), and rules on another map are refused.
 TEST(DanelawGenerations, TheGateAndTheCurvePlayTheMatchRules) {
