@@ -13,6 +13,8 @@
 #include "agents/registry.h"
 #include "engine/core/errors.h"
 #include "engine/danelaw/danelaw.h"
+#include "experiments/match.h"
+#include "experiments/studies/danelaw_referee.h"
 #include "search/mcts.h"
 #include "solvers/danelaw/exact_scenario.h"
 #include "tests/build_paths.h"
@@ -326,6 +328,29 @@ TEST(DanelawEndgame, SettingsParseAndWriteBackPerSide) {
       << trees;
   EXPECT_EQ(make_agent(game, trees)->spec(), trees);
   EXPECT_THROW(make_agent(game, "planner:endgame_mcts_trees=0"), OptionError);
+}
+
+// The referee's scenario table shows what the searches' heuristic playouts score from the start:
+// the rule of thumb on both sides, on the referee's own seeds.  On holt with one town to win its
+// Danes take the empty Holt, so the figure is not the zero of every referee scenario.
+TEST(DanelawEndgame, RefereeReportsTheRuleOfThumbAgainstItselfOnItsSeeds) {
+  DanelawRules rules = load_scenario(SLING_SOURCE_DIR, "holt-2").rules();
+  rules.towns_to_win = 1;
+  const DanelawGame game(rules);
+  RefereeOptions options;
+  options.agent = "heuristic";
+  options.games = 60;
+  options.seed = 5400;
+  options.threads = 1;
+  const RefereeRow row = measure_referee(game, "holt-1", options);
+  MatchOptions match;
+  match.games = options.games;
+  match.seed = options.seed;
+  match.threads = 2;
+  const MatchResult rule = run_match(game, {"heuristic", "heuristic"}, match);
+  ASSERT_GT(rule.wins[kDanes], 0);
+  EXPECT_NEAR(row.rule_of_thumb, static_cast<double>(rule.wins[kDanes]) / options.games, 1e-12);
+  EXPECT_NE(referee_tables({row}).find(" | rule of thumb vs itself |"), std::string::npos);
 }
 
 TEST(DanelawEndgame, RefereeCommandMeasuresAgentsAndRefusesInOneLine) {

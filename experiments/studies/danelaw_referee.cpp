@@ -200,6 +200,9 @@ RefereeRow measure_referee(const DanelawGame& game, const std::string& name,
   const std::vector<Played> exact = play(game, {"exact", "exact"}, options);
   const std::vector<Played> agent_english = play(game, {"exact", options.agent}, options);
   for (const Played& p : exact) row.exact_vs_exact += p.danes / options.games;
+  for (const Played& p : play(game, {"heuristic", "heuristic"}, options)) {
+    row.rule_of_thumb += p.danes / options.games;
+  }
   ExactValues values(game, solve);
   row.danes_seat = measure_seat(game, agent_danes, exact, kDanes, values);
   row.english_seat = measure_seat(game, agent_english, exact, kEnglish, values);
@@ -218,14 +221,16 @@ std::string points(const MeanInterval& m) {
 std::string scenario_table(const std::vector<RefereeRow>& rows) {
   std::string out =
       "| scenario | hexes (land) | towns | turns | armies: Danes, English | states | solve | "
-      "exact value | exact vs exact |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+      "exact value | exact vs exact | rule of thumb vs itself |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   std::string last;
   for (const RefereeRow& r : rows) {
     if (r.scenario == last) continue;
     last = r.scenario;
-    append_format(out, "| %s | %d (%d) | %d | %d | %d, %d | %zu | %.1f s | %.4f | %.1f %% |\n",
-                  r.scenario.c_str(), r.hexes, r.land, r.towns, r.turns, r.danes, r.english,
-                  r.states, r.solve_seconds, r.value, 100 * r.exact_vs_exact);
+    append_format(
+        out, "| %s | %d (%d) | %d | %d | %d, %d | %zu | %.1f s | %.4f | %.1f %% | %.1f %% |\n",
+        r.scenario.c_str(), r.hexes, r.land, r.towns, r.turns, r.danes, r.english, r.states,
+        r.solve_seconds, r.value, 100 * r.exact_vs_exact, 100 * r.rule_of_thumb);
   }
   return out;
 }

@@ -46,6 +46,9 @@ struct RefereeRow {
   double solve_seconds = 0;
   double value = 0;           // P(the Danes win) under exact play
   double exact_vs_exact = 0;  // the Danes' win rate in the exact games
+  // The Danes' win rate when the rule of thumb plays both sides on the same seeds: what the
+  // searches' heuristic playouts score from the start, beside the exact value.
+  double rule_of_thumb = 0;
   int games = 0;
   RefereeSeat danes_seat, english_seat;
   // The learned model's P(the Danes win) against the exact value (absolute errors, points).
